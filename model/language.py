@@ -1,0 +1,388 @@
+"""The step language: what a clause of the rules does, written as data.
+
+A clause is a list of steps run in order when its event happens. Two shapes of step exist,
+so that an SMT encoder can read every step as a guarded update without knowing the rule:
+
+* **object steps**: a `select` (a conjunction of tests on one object) and one action,
+  `move-to`, `cease` or `set`. Each object is tested and updated on its own, so the step
+  is a function from an object's attributes to its new attributes.
+* **game steps**: one key naming an action on games, zones, players or permissions:
+  `create-game`, `suspend`, `resume`, `end-game`, `destroy-zones`, `shuffle`,
+  `starting-player`, `short-library`, `cease-player-counters`, `finish-resolving`,
+  `release-triggers`, `queue-leave-triggers`, `inherit`, `further-instructions`,
+  `permit`, `forbid`.
+
+Games are named by their *role* in the event (`main`, `subgame`, `restarted`, `new`,
+`source`, `active`), never by id, so one clause fits every situation. `docs/rule-language.md`
+documents each key; `validate_step` is the single place that knows the grammar.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Final
+
+from .objects import CARD_TYPES, NONTRADITIONAL_KINDS, OBJECT_KINDS, TRADITIONAL, ZONE_KINDS
+
+# The events whose behaviour the rulebook defines, and the game roles each one binds.
+EVENT_ROLES: Final[dict[str, tuple[str, ...]]] = {
+    "start-subgame": ("main", "subgame"),
+    "end-subgame": ("subgame", "main"),
+    "restart": ("restarted", "new", "main"),
+    "bring-in": ("active", "source"),
+    "affect": ("active",),
+}
+ROLE_NAMES: Final = ("main", "subgame", "restarted", "new", "source", "active")
+
+# Rules exceptions a clause can grant or withhold; the interpreter consults them.
+PERMISSIONS: Final[dict[str, str]] = {
+    "nested-subgame": "a subgame may start while another subgame is the active game",
+    "bring-in-from-main-game": "cards of a main game count as outside the subgame and can be brought in",
+    "restart-ignores-range": "a restart involves every player, whatever the range of influence",
+}
+PROHIBITIONS: Final[dict[str, str]] = {
+    "cross-game-effects": "an effect of one game acts on no object or player of another game",
+}
+
+OBJECT_ACTIONS: Final = ("move-to", "cease", "set")
+GAME_ACTIONS: Final = (
+    "create-game",
+    "suspend",
+    "resume",
+    "end-game",
+    "destroy-zones",
+    "shuffle",
+    "starting-player",
+    "short-library",
+    "cease-player-counters",
+    "finish-resolving",
+    "release-triggers",
+    "queue-leave-triggers",
+    "inherit",
+    "further-instructions",
+    "permit",
+    "forbid",
+)
+
+_BOOL = (True, False)
+
+
+class LanguageError(ValueError):
+    """A step that is not in the language; `key` is the dotted path of the bad key."""
+
+    def __init__(self, key: str, message: str):
+        self.key = key
+        super().__init__(f"{key}: {message}")
+
+
+@dataclass(frozen=True)
+class Selector:
+    """Which objects a step acts on: every test given must hold (absent tests hold)."""
+
+    game: str
+    object: tuple[str, ...] = ()
+    card_type: tuple[str, ...] = ()
+    zone: tuple[str, ...] = ()
+    zone_not: tuple[str, ...] = ()
+    commander: bool | None = None
+    exempt: bool | None = None
+    began_in_deck: bool | None = None
+    phased: str = "any"
+    face: str = "any"
+
+    def as_data(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"game": self.game}
+        for key in ("object", "card_type", "zone", "zone_not"):
+            value = getattr(self, key)
+            if value:
+                out[key.replace("_", "-")] = list(value)
+        for key in ("commander", "exempt", "began_in_deck"):
+            value = getattr(self, key)
+            if value is not None:
+                out[key.replace("_", "-")] = value
+        if self.phased != "any":
+            out["phased"] = self.phased
+        if self.face != "any":
+            out["face"] = self.face
+        return out
+
+
+@dataclass(frozen=True)
+class Destination:
+    """Where `move-to` puts each selected object."""
+
+    game: str
+    zone: str
+    whose: str = "owner"
+    deck: str = "same"
+    position: str = "top"
+    face: str = "keep"
+    mark: str | None = None
+    control: str | None = None
+
+    def as_data(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"game": self.game, "zone": self.zone}
+        defaults = Destination(self.game, self.zone)
+        for key in ("whose", "deck", "position", "face", "mark", "control"):
+            value = getattr(self, key)
+            if value != getattr(defaults, key):
+                out[key] = value
+        return out
+
+
+@dataclass(frozen=True)
+class Step:
+    """One step: an object step (`select` + action) or a game step (`action` + `args`)."""
+
+    action: str
+    select: Selector | None = None
+    to: Destination | None = None
+    args: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def is_object_step(self) -> bool:
+        return self.select is not None
+
+    def as_data(self) -> dict[str, Any]:
+        if self.select is not None:
+            out: dict[str, Any] = {"select": self.select.as_data()}
+            if self.to is not None:
+                out["move-to"] = self.to.as_data()
+            elif self.action == "cease":
+                out["cease"] = True
+            else:
+                out["set"] = dict(self.args)
+            return out
+        value = self.args.get("_", self.args)
+        return {self.action: value}
+
+    def describe(self) -> str:
+        """A short reading of the step, for traces and listings."""
+        if self.select is not None:
+            s = self.select
+            what = "/".join(s.object) or "object"
+            if s.card_type:
+                what = "/".join(s.card_type) + " " + what
+            where = f"in {s.game}"
+            if s.zone:
+                where += " " + "/".join(s.zone)
+            if s.zone_not:
+                where += " not " + "/".join(s.zone_not)
+            extra = [
+                f"{k.replace('_', '-')}={'yes' if getattr(s, k) else 'no'}"
+                for k in ("commander", "exempt", "began_in_deck")
+                if getattr(s, k) is not None
+            ]
+            head = f"each {what} {where}" + (f" ({', '.join(extra)})" if extra else "")
+            if self.to is not None:
+                t = self.to
+                dest = f"{t.game} {t.zone}"
+                if t.zone in ("library", "hand", "graveyard", "deck"):
+                    whose = {"owner": "owner's", "same": "same player's",
+                             "controller": "controller's"}[t.whose]
+                    dest = f"{whose} {dest}"
+                bits = [b for b in (
+                    f"at the {t.position}" if t.position != "top" else "",
+                    f"face {t.face}" if t.face != "keep" else "",
+                ) if b]
+                return f"{head} -> {dest}" + (f" ({', '.join(bits)})" if bits else "")
+            if self.action == "cease":
+                return f"{head} ceases to exist"
+            return f"{head}: set " + ", ".join(f"{k}={v}" for k, v in self.args.items())
+        arg = self.args.get("_", self.args)
+        return f"{self.action} {arg}"
+
+
+@dataclass(frozen=True)
+class Clause:
+    """A named clause of the rules: its CR number per edition, a summary and its steps."""
+
+    name: str
+    cr: dict[str, str]
+    summary: str
+    on: str
+    steps: tuple[Step, ...]
+    line: int | None = None
+
+    def cite(self, edition: str | None = None) -> str:
+        """The CR number in `edition`, or in the newest edition known."""
+        if edition and edition in self.cr:
+            return self.cr[edition]
+        return self.cr[max(self.cr)] if self.cr else "?"
+
+    def as_data(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "cr": dict(self.cr),
+            "summary": self.summary,
+            "on": self.on,
+            "step": [s.as_data() for s in self.steps],
+        }
+
+
+# ---- validation ---------------------------------------------------------------------------
+
+
+def _enum(key: str, value: Any, allowed: tuple[Any, ...]) -> Any:
+    if value not in allowed:
+        shown = ", ".join(str(a).lower() if isinstance(a, bool) else str(a) for a in allowed)
+        raise LanguageError(key, f"{value!r} is not one of {shown}")
+    return value
+
+
+def _names(key: str, value: Any, allowed: tuple[str, ...]) -> tuple[str, ...]:
+    items = [value] if isinstance(value, str) else value
+    if not isinstance(items, list) or not all(isinstance(v, str) for v in items):
+        raise LanguageError(key, "expected a name or a list of names")
+    for item in items:
+        _enum(key, item, allowed)
+    return tuple(items)
+
+
+def _keys(key: str, table: Any, allowed: tuple[str, ...]) -> dict[str, Any]:
+    if not isinstance(table, dict):
+        raise LanguageError(key, "expected a table")
+    for k in table:
+        if k not in allowed:
+            raise LanguageError(f"{key}.{k}", f"unknown key (allowed: {', '.join(allowed)})")
+    return table
+
+
+def _role(key: str, value: Any, roles: tuple[str, ...]) -> str:
+    if value not in roles:
+        raise LanguageError(key, f"{value!r} is not a game of this event ({', '.join(roles)})")
+    return str(value)
+
+
+def parse_selector(key: str, table: Any, roles: tuple[str, ...]) -> Selector:
+    t = _keys(key, table, (
+        "game", "object", "card-type", "zone", "zone-not", "commander", "exempt",
+        "began-in-deck", "phased", "face",
+    ))
+    if "game" not in t:
+        raise LanguageError(f"{key}.game", "missing: which game's objects to select")
+    card_types = (*CARD_TYPES, "nontraditional")
+    flags: dict[str, bool | None] = {}
+    for flag in ("commander", "exempt", "began-in-deck"):
+        flags[flag] = _enum(f"{key}.{flag}", t[flag], _BOOL) if flag in t else None
+    return Selector(
+        game=_role(f"{key}.game", t["game"], roles),
+        object=_names(f"{key}.object", t.get("object", []), OBJECT_KINDS),
+        card_type=_names(f"{key}.card-type", t.get("card-type", []), card_types),
+        zone=_names(f"{key}.zone", t.get("zone", []), ZONE_KINDS),
+        zone_not=_names(f"{key}.zone-not", t.get("zone-not", []), ZONE_KINDS),
+        commander=flags["commander"],
+        exempt=flags["exempt"],
+        began_in_deck=flags["began-in-deck"],
+        phased=_enum(f"{key}.phased", t.get("phased", "any"), ("in", "out", "any")),
+        face=_enum(f"{key}.face", t.get("face", "any"), ("up", "down", "any")),
+    )
+
+
+def parse_destination(key: str, table: Any, roles: tuple[str, ...]) -> Destination:
+    t = _keys(key, table, ("game", "zone", "whose", "deck", "position", "face", "mark", "control"))
+    for required in ("game", "zone"):
+        if required not in t:
+            raise LanguageError(f"{key}.{required}", "missing")
+    return Destination(
+        game=_role(f"{key}.game", t["game"], roles),
+        zone=_enum(f"{key}.zone", t["zone"], ZONE_KINDS),
+        whose=_enum(f"{key}.whose", t.get("whose", "owner"), ("owner", "same", "controller")),
+        deck=_enum(f"{key}.deck", t.get("deck", "same"), ("same", "own", "began-in")),
+        position=_enum(f"{key}.position", t.get("position", "top"), ("top", "bottom")),
+        face=_enum(f"{key}.face", t.get("face", "keep"), ("keep", "up", "down")),
+        mark=_enum(f"{key}.mark", t.get("mark"), (None, "began-in-deck")),
+        control=_enum(f"{key}.control", t.get("control"), (None, "event-controller")),
+    )
+
+
+def _game_arg(key: str, action: str, value: Any, roles: tuple[str, ...]) -> dict[str, Any]:
+    """Check the argument of a game step; return it as a table (`_` holds a bare value)."""
+    if action in ("suspend", "resume", "destroy-zones", "cease-player-counters",
+                  "further-instructions", "release-triggers", "finish-resolving"):
+        return {"_": _role(key, value, roles)}
+    if action == "queue-leave-triggers":
+        return {"_": _role(key, value, roles)}
+    if action == "permit":
+        return {"_": _enum(key, value, tuple(PERMISSIONS))}
+    if action == "forbid":
+        return {"_": _enum(key, value, tuple(PROHIBITIONS))}
+    if action == "create-game":
+        t = _keys(key, value, ("game", "parent", "players"))
+        _role(f"{key}.game", t.get("game"), roles)
+        _enum(f"{key}.parent", t.get("parent"), (*roles, "parent-of-restarted", "none"))
+        _role(f"{key}.players", t.get("players"), roles)
+        return dict(t)
+    if action == "end-game":
+        t = _keys(key, value, ("game", "result"))
+        _role(f"{key}.game", t.get("game"), roles)
+        _enum(f"{key}.result", t.get("result"), ("from-event", "restarted"))
+        return dict(t)
+    if action == "shuffle":
+        t = _keys(key, value, ("game", "zone"))
+        _role(f"{key}.game", t.get("game"), roles)
+        _enum(f"{key}.zone", t.get("zone"), ("library", "deck"))
+        return dict(t)
+    if action == "starting-player":
+        t = _keys(key, value, ("game", "choose"))
+        _role(f"{key}.game", t.get("game"), roles)
+        _enum(f"{key}.choose", t.get("choose"), ("random", "event-controller"))
+        return dict(t)
+    if action == "short-library":
+        t = _keys(key, value, ("game", "minimum"))
+        _role(f"{key}.game", t.get("game"), roles)
+        if not isinstance(t.get("minimum"), int) or isinstance(t.get("minimum"), bool):
+            raise LanguageError(f"{key}.minimum", "expected a whole number")
+        return dict(t)
+    if action == "inherit":
+        t = _keys(key, value, ("from", "to"))
+        _role(f"{key}.from", t.get("from"), roles)
+        _role(f"{key}.to", t.get("to"), roles)
+        return dict(t)
+    raise LanguageError(key, f"unknown action {action!r}")  # pragma: no cover
+
+
+def parse_step(key: str, table: Any, event: str) -> Step:
+    """Read one step of a clause that runs on `event`; LanguageError names the bad key."""
+    roles = EVENT_ROLES[event]
+    if not isinstance(table, dict):
+        raise LanguageError(key, "a step is a table")
+    if "select" in table:
+        actions = [a for a in OBJECT_ACTIONS if a in table]
+        extra = [k for k in table if k not in ("select", *OBJECT_ACTIONS)]
+        if extra:
+            raise LanguageError(f"{key}.{extra[0]}", "unknown key in an object step "
+                                f"(a step has select and one of {', '.join(OBJECT_ACTIONS)})")
+        if len(actions) != 1:
+            raise LanguageError(key, f"an object step has exactly one of {', '.join(OBJECT_ACTIONS)}")
+        select = parse_selector(f"{key}.select", table["select"], roles)
+        action = actions[0]
+        if action == "move-to":
+            return Step("move-to", select, parse_destination(f"{key}.move-to", table[action], roles))
+        if action == "cease":
+            _enum(f"{key}.cease", table["cease"], (True,))
+            return Step("cease", select)
+        t = _keys(f"{key}.set", table["set"], ("face", "phased", "commander"))
+        if "face" in t:
+            _enum(f"{key}.set.face", t["face"], ("up", "down"))
+        if "phased" in t:
+            _enum(f"{key}.set.phased", t["phased"], ("in", "out"))
+        if "commander" in t:
+            _enum(f"{key}.set.commander", t["commander"], _BOOL)
+        return Step("set", select, args=dict(t))
+    if len(table) != 1:
+        raise LanguageError(key, "a game step has exactly one key, its action "
+                            "(or write an object step with select)")
+    action, value = next(iter(table.items()))
+    if action not in GAME_ACTIONS:
+        raise LanguageError(f"{key}.{action}", f"unknown action (one of {', '.join(GAME_ACTIONS)}, "
+                            "or an object step with select)")
+    return Step(action, args=_game_arg(f"{key}.{action}", action, value, roles))
+
+
+NONTRADITIONAL = NONTRADITIONAL_KINDS
+__all__ = [
+    "Clause", "Destination", "EVENT_ROLES", "GAME_ACTIONS", "LanguageError", "NONTRADITIONAL",
+    "OBJECT_ACTIONS", "PERMISSIONS", "PROHIBITIONS", "Selector", "Step", "TRADITIONAL",
+    "parse_step",
+]

@@ -1,0 +1,153 @@
+"""Players, zones and objects, named as the Comprehensive Rules name them.
+
+An *object* (CR 109.1) is a card, a token, a copy of a card or spell, an emblem, an ability
+on the stack or a continuous effect; each has exactly one place: a zone of one live game or,
+for cards, outside the game. Cards keep their owner forever (CR 108.3); the model never
+changes `owner` after creation. Non-card objects remember the game that made them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Final
+
+# Kinds of object (CR 109.1, 111 tokens, 707 copies, 114 emblems, 113.1 abilities, 611 effects).
+OBJECT_KINDS: Final = ("card", "token", "copy", "emblem", "ability", "effect")
+
+# Traditional cards and the nontraditional kinds of CR 100.2 / 108.2 (planes, schemes, ...).
+TRADITIONAL: Final = "traditional"
+NONTRADITIONAL_KINDS: Final = (
+    "plane",
+    "phenomenon",
+    "scheme",
+    "vanguard",
+    "conspiracy",
+    "attraction",
+    "contraption",
+    "dungeon",
+)
+CARD_TYPES: Final = (TRADITIONAL, *NONTRADITIONAL_KINDS)
+
+# Supplementary decks (CR 100.2d-f; 901 planar, 904 scheme, 717 attraction, 905 contraption).
+SUPPLEMENTARY_DECKS: Final = ("planar", "scheme", "attraction", "contraption")
+DECK_OF: Final = {
+    "plane": "planar",
+    "phenomenon": "planar",
+    "scheme": "scheme",
+    "attraction": "attraction",
+    "contraption": "contraption",
+}
+
+# Zones (CR 400.1). Library, hand and graveyard belong to a player; battlefield, stack,
+# exile and command are shared. A supplementary deck ("deck") is a player's pile inside the
+# command zone; "outside" is where a player's cards outside every game are (CR 400.11).
+# "effects" is not a zone of the CR: it is where the model keeps a game's continuous
+# effects (CR 611), so that every object, effects included, has exactly one place.
+PLAYER_ZONES: Final = ("library", "hand", "graveyard")
+SHARED_ZONES: Final = ("battlefield", "stack", "exile", "command", "effects")
+ZONE_KINDS: Final = (*PLAYER_ZONES, *SHARED_ZONES, "deck")
+OUTSIDE: Final = "outside"
+
+# Game variants that the subgame and restart rules name.
+VARIANTS: Final = ("commander", "vanguard", "planechase", "archenemy", "limited-range")
+
+
+@dataclass(frozen=True)
+class ZoneRef:
+    """One zone: its game, its kind, its player (for player zones and decks), its deck name.
+
+    Outside the game is `ZoneRef(None, "outside", player)`.
+    """
+
+    game: str | None
+    kind: str
+    player: str | None = None
+    deck: str | None = None
+
+    @property
+    def is_outside(self) -> bool:
+        return self.kind == OUTSIDE
+
+    def in_command(self) -> bool:
+        """A supplementary deck lies in the command zone (CR 901.3, 904.3, ...)."""
+        return self.kind in ("command", "deck")
+
+    def sort_key(self) -> tuple[int, str, int, str, str]:
+        """Games first (by id), zones in CR order, then player and deck; outside last."""
+        rank = ZONE_KINDS.index(self.kind) if self.kind in ZONE_KINDS else len(ZONE_KINDS)
+        return (1 if self.is_outside else 0, self.game or "", rank, self.player or "",
+                self.deck or "")
+
+    def path(self) -> str:
+        """The zone written as in scenario files: `main/library/Ann`, `outside/Ann`."""
+        if self.is_outside:
+            return f"{OUTSIDE}/{self.player}"
+        parts = [str(self.game), self.kind]
+        if self.player is not None:
+            parts.append(self.player)
+        if self.deck is not None:
+            parts.append(self.deck)
+        return "/".join(parts)
+
+    def __str__(self) -> str:
+        return self.path()
+
+
+def parse_zone(path: str) -> ZoneRef:
+    """Read a zone path (`GAME/KIND[/PLAYER[/DECK]]` or `outside/PLAYER`); ValueError if bad."""
+    parts = path.split("/")
+    if parts[0] == OUTSIDE:
+        if len(parts) != 2 or not parts[1]:
+            raise ValueError(f"zone {path!r}: write outside/PLAYER")
+        return ZoneRef(None, OUTSIDE, parts[1])
+    if len(parts) < 2:
+        raise ValueError(f"zone {path!r}: write GAME/ZONE[/PLAYER[/DECK]]")
+    game, kind, rest = parts[0], parts[1], parts[2:]
+    if kind not in ZONE_KINDS:
+        raise ValueError(f"zone {path!r}: unknown zone {kind!r} (one of {', '.join(ZONE_KINDS)})")
+    if kind in PLAYER_ZONES:
+        if len(rest) != 1:
+            raise ValueError(f"zone {path!r}: a {kind} belongs to a player: {game}/{kind}/PLAYER")
+        return ZoneRef(game, kind, rest[0])
+    if kind == "deck":
+        if len(rest) != 2 or rest[1] not in SUPPLEMENTARY_DECKS:
+            raise ValueError(
+                f"zone {path!r}: write {game}/deck/PLAYER/DECK with DECK one of "
+                f"{', '.join(SUPPLEMENTARY_DECKS)}"
+            )
+        return ZoneRef(game, kind, rest[0], rest[1])
+    if rest:
+        raise ValueError(f"zone {path!r}: the {kind} is shared; write {game}/{kind}")
+    return ZoneRef(game, kind)
+
+
+@dataclass
+class GameObject:
+    """A card or another object (CR 109.1). `game_of_origin` is set for non-card objects."""
+
+    id: str
+    kind: str
+    owner: str
+    name: str = ""
+    controller: str | None = None
+    card_type: str = TRADITIONAL
+    deck: str | None = None
+    face_up: bool = True
+    phased_out: bool = False
+    commander: bool = False
+    counters: dict[str, int] = field(default_factory=dict)
+    game_of_origin: str | None = None
+    triggers: list[str] = field(default_factory=list)
+    affected_by: list[str] = field(default_factory=list)
+    since_first_turn: bool = False
+
+    @property
+    def is_card(self) -> bool:
+        return self.kind == "card"
+
+    @property
+    def traditional(self) -> bool:
+        return self.is_card and self.card_type == TRADITIONAL
+
+    def label(self) -> str:
+        return f"{self.name} ({self.id})" if self.name and self.name != self.id else self.id

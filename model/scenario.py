@@ -1,0 +1,594 @@
+"""Scenario files: a situation (players, games, cards, objects, counters) and its events.
+
+A scenario is TOML or JSON (by file extension); `docs/scenario-format.md` documents it.
+Files are data: they are parsed, never executed. `dump_scenario` writes any situation back
+in the same format so that `load_scenario(dump_scenario(s))` gives the same situation;
+counterexamples are written this way.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import tomli_w
+
+from .errors import InputError
+from .events import Event, check_event
+from .objects import (
+    CARD_TYPES,
+    DECK_OF,
+    OBJECT_KINDS,
+    SUPPLEMENTARY_DECKS,
+    TRADITIONAL,
+    VARIANTS,
+    GameObject,
+    ZoneRef,
+    parse_zone,
+)
+from .state import EndedGame, Game, Result, Situation, Trigger
+
+SCHEMA = "shahrazad.scenario/1"
+_NAME = re.compile(r"^[A-Za-z0-9_.+-]+$")
+
+
+@dataclass
+class Scenario:
+    """A situation with the events to run on it, as read from a file."""
+
+    situation: Situation
+    events: list[Event] = field(default_factory=list)
+    title: str = ""
+    description: str = ""
+    seed: int | None = None
+    file: str = "<scenario>"
+
+
+class _Where:
+    """Finds the line of a table or key in the source text, for error messages."""
+
+    def __init__(self, text: str, is_json: bool):
+        self.lines = text.splitlines()
+        self.is_json = is_json
+
+    def table(self, section: str, index: int) -> int | None:
+        if self.is_json:
+            return None
+        seen = -1
+        for number, line in enumerate(self.lines, start=1):
+            if re.match(rf"\s*\[\[{re.escape(section)}\]\]\s*(#.*)?$", line):
+                seen += 1
+                if seen == index:
+                    return number
+        return None
+
+    def mention(self, value: str, after: int | None = None) -> int | None:
+        quoted = f'"{value}"'
+        for number, line in enumerate(self.lines, start=1):
+            if (after is None or number >= after) and quoted in line:
+                return number
+        return None
+
+    def key(self, section: str, index: int, key: str, value: Any = None) -> int | None:
+        start = self.table(section, index)
+        if start is not None:
+            for number in range(start, len(self.lines) + 1):
+                line = self.lines[number - 1]
+                if number > start and re.match(r"\s*\[", line):
+                    break
+                if re.match(rf"\s*\"?{re.escape(key)}\"?\s*=", line):
+                    return number
+            return start
+        if isinstance(value, str):
+            return self.mention(value)
+        return None
+
+
+def _fail(file: str, line: int | None, message: str) -> InputError:
+    return InputError(message, file=file, line=line)
+
+
+def parse_scenario(text: str, *, file: str, fmt: str | None = None) -> Scenario:
+    """Read a scenario from text; InputError names the file, the line and what is wrong."""
+    is_json = (fmt or Path(file).suffix.lstrip(".").lower()) == "json"
+    try:
+        data = json.loads(text) if is_json else tomllib.loads(text)
+    except json.JSONDecodeError as err:
+        raise _fail(file, err.lineno, f"not valid JSON: {err.msg}") from None
+    except tomllib.TOMLDecodeError as err:
+        m = re.search(r"line (\d+)", str(err))
+        raise _fail(file, int(m.group(1)) if m else None, f"not valid TOML: {err}") from None
+    if not isinstance(data, dict):
+        raise _fail(file, 1, "a scenario is a table (a JSON object)")
+    return _Reader(data, file, _Where(text, is_json)).read()
+
+
+def load_scenario(path: str | Path) -> Scenario:
+    p = Path(path)
+    try:
+        text = p.read_text(encoding="utf-8")
+    except OSError as err:
+        raise InputError(f"cannot read: {err.strerror}", file=str(path)) from None
+    except UnicodeDecodeError:
+        raise InputError("not UTF-8 text", file=str(path)) from None
+    return parse_scenario(text, file=str(path))
+
+
+class _Reader:
+    TOP = ("schema", "title", "description", "seed", "players", "game", "card", "object",
+           "player-counter", "ended", "event", "player-effect", "id-serial")
+    GAME = ("id", "players", "parent", "variants", "created-by", "starting-player",
+            "will-lose", "left", "range-of-influence", "trigger", "began-in-deck",
+            "subgame-results", "resolved", "restarted-from", "commander-tax",
+            "commander-damage", "designations", "waiting-for-priority", "status")
+    CARD = ("id", "name", "owner", "type", "at", "face", "phased", "commander", "deck",
+            "controller", "counters", "triggers", "affected-by", "since-first-turn")
+    OBJECT = ("id", "kind", "name", "owner", "controller", "at", "made-in", "counters",
+              "triggers", "affected-by", "face", "phased")
+
+    def __init__(self, data: dict[str, Any], file: str, where: _Where):
+        self.data, self.file, self.where = data, file, where
+
+    def err(self, line: int | None, message: str) -> InputError:
+        return _fail(self.file, line, message)
+
+    def keys(self, table: Any, allowed: tuple[str, ...], section: str, index: int) -> dict[str, Any]:
+        if not isinstance(table, dict):
+            raise self.err(self.where.table(section, index), f"{section} {index + 1}: expected a table")
+        for key in table:
+            if key not in allowed:
+                raise self.err(self.where.key(section, index, key),
+                               f"{section} {index + 1}: unknown key {key!r} "
+                               f"(allowed: {', '.join(allowed)})")
+        return table
+
+    def typed(self, table: dict[str, Any], key: str, typ: type | tuple[type, ...], section: str,
+              index: int, what: str) -> Any:
+        value = table[key]
+        ok = isinstance(value, typ) and not (isinstance(value, bool) and typ is int)
+        if isinstance(value, list):
+            ok = ok and all(isinstance(v, str) for v in value)
+        if not ok:
+            raise self.err(self.where.key(section, index, key, table.get("id")),
+                           f"{section} {index + 1}: {key} must be {what}")
+        return value
+
+    def read(self) -> Scenario:
+        d = self.data
+        for key in d:
+            if key not in self.TOP:
+                raise self.err(self.where.mention(key) or _top_line(self.where, key),
+                               f"unknown top-level key {key!r} (allowed: {', '.join(self.TOP)})")
+        schema = d.get("schema", SCHEMA)
+        if schema != SCHEMA:
+            raise self.err(_top_line(self.where, "schema"),
+                           f"schema {schema!r} is not {SCHEMA!r}")
+        players = d.get("players")
+        if (not isinstance(players, list) or not players
+                or not all(isinstance(p, str) and _NAME.match(p) for p in players)):
+            raise self.err(_top_line(self.where, "players"),
+                           "players must be a non-empty list of names (letters, digits, _ . + -)")
+        if len(set(players)) != len(players):
+            raise self.err(_top_line(self.where, "players"), "a player is named twice")
+        state = Situation(players=list(players))
+        for player in players:
+            state.outside(player)
+        ids: set[str] = set()
+        self.read_games(state, ids)
+        self.read_cards(state, ids)
+        self.read_objects(state, ids)
+        self.read_counters(state)
+        self.read_ended(state)
+        self.read_player_effects(state)
+        serial = d.get("id-serial", 0)
+        state.serial = serial if isinstance(serial, int) and not isinstance(serial, bool) else 0
+        self.check_references(state)
+        events = self.read_events()
+        seed = d.get("seed")
+        if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
+            raise self.err(_top_line(self.where, "seed"), "seed must be a whole number")
+        for key in ("title", "description"):
+            if key in d and not isinstance(d[key], str):
+                raise self.err(_top_line(self.where, key), f"{key} must be text")
+        return Scenario(state, events, str(d.get("title", "")), str(d.get("description", "")),
+                        seed, self.file)
+
+    def new_id(self, value: Any, ids: set[str], section: str, index: int) -> str:
+        if not isinstance(value, str) or not _NAME.match(value):
+            raise self.err(self.where.key(section, index, "id"),
+                           f"{section} {index + 1}: id must be a name (letters, digits, _ . + -)")
+        if value in ids:
+            raise self.err(self.where.key(section, index, "id", value),
+                           f"{section} {index + 1}: id {value!r} is used twice")
+        ids.add(value)
+        return value
+
+    def read_games(self, state: Situation, ids: set[str]) -> None:
+        games = self.data.get("game")
+        if not isinstance(games, list) or not games:
+            raise self.err(None, "a scenario needs at least one [[game]]")
+        for i, raw in enumerate(games):
+            t = self.keys(raw, self.GAME, "game", i)
+            line = self.where.table("game", i)
+            gid = self.new_id(t.get("id"), ids, "game", i)
+            gplayers = t.get("players", list(state.players))
+            if not isinstance(gplayers, list) or not all(p in state.players for p in gplayers):
+                raise self.err(self.where.key("game", i, "players", gid),
+                               f"game {gid}: players must name players of the scenario")
+            variants = t.get("variants", [])
+            if not isinstance(variants, list) or any(v not in VARIANTS for v in variants):
+                raise self.err(self.where.key("game", i, "variants", gid),
+                               f"game {gid}: variants must be among {', '.join(VARIANTS)}")
+            game = Game(id=gid, players=list(gplayers), parent=t.get("parent"),
+                        variants=list(variants))
+            for key, attr in (("created-by", "created_by"), ("starting-player", "starting_player"),
+                              ("restarted-from", "restarted_from")):
+                if key in t:
+                    setattr(game, attr, self.typed(t, key, str, "game", i, "a name"))
+            for key, attr in (("will-lose", "doomed"), ("left", "left"), ("resolved", "resolved"),
+                              ("waiting-for-priority", "waiting_for_priority")):
+                if key in t:
+                    setattr(game, attr, list(self.typed(t, key, list, "game", i, "a list of names")))
+            if "range-of-influence" in t:
+                game.range_of_influence = self.typed(t, "range-of-influence", int, "game", i,
+                                                     "a whole number")
+            for key, attr in (("commander-tax", "commander_tax"),
+                              ("commander-damage", "commander_damage"),
+                              ("designations", "designations"),
+                              ("began-in-deck", "began_in_deck")):
+                if key in t:
+                    value = self.typed(t, key, dict, "game", i, "a table")
+                    setattr(game, attr, dict(value))
+            for deck in game.began_in_deck.values():
+                if deck not in SUPPLEMENTARY_DECKS:
+                    raise self.err(self.where.key("game", i, "began-in-deck"),
+                                   f"game {gid}: began-in-deck names unknown deck {deck!r}")
+            for card, res in self.typed(t, "subgame-results", dict, "game", i, "a table").items() \
+                    if "subgame-results" in t else ():
+                game.subgame_results[card] = _result(res, self, line)
+            for j, trig in enumerate(t.get("trigger", [])):
+                if not isinstance(trig, dict) or set(trig) - {"id", "source", "card", "left"} \
+                        or not all(isinstance(trig.get(k), str) for k in ("id", "source", "card", "left")):
+                    raise self.err(line, f"game {gid}: trigger {j + 1} needs id, source, card "
+                                   "and left (text)")
+                game.pending_triggers.append(Trigger(trig["id"], trig["source"], trig["card"],
+                                                     trig["left"], gid))
+            state.games[gid] = game
+        self.check_tree(state)
+        for game in state.games.values():
+            state.create_zones(game)
+
+    def check_tree(self, state: Situation) -> None:
+        roots = [g for g in state.games.values() if g.parent is None]
+        if len(roots) != 1:
+            raise self.err(None, f"the games must form one tree with one outermost game; "
+                           f"found {len(roots)} games without a parent")
+        for i, game in enumerate(state.games.values()):
+            if game.parent is not None and game.parent not in state.games:
+                raise self.err(self.where.key("game", i, "parent", game.parent),
+                               f"game {game.id}: parent {game.parent!r} is not a game here")
+            if game.parent is not None and len(state.children(game.parent)) > 1:
+                raise self.err(self.where.key("game", i, "parent", game.parent),
+                               f"game {game.parent} has two subgames at once; only the active "
+                               "game can start a subgame (CR 728.6)")
+        chain = [roots[0].id]
+        while state.children(chain[-1]):
+            chain.append(state.children(chain[-1])[0])
+        if len(chain) != len(state.games):
+            raise self.err(None, "the games' parents form a cycle")
+        for gid in chain:
+            state.games[gid].status = "suspended"
+        state.games[chain[-1]].status = "active"
+
+    def zone(self, value: Any, state: Situation, section: str, index: int, obj_id: str) -> ZoneRef:
+        line = self.where.key(section, index, "at", obj_id)
+        if not isinstance(value, str):
+            raise self.err(line, f"{section} {obj_id}: 'at' must be a zone path like main/library/Ann")
+        try:
+            zone = parse_zone(value)
+        except ValueError as err:
+            raise self.err(line, f"{section} {obj_id}: {err}") from None
+        if zone.is_outside:
+            if zone.player not in state.players:
+                raise self.err(line, f"{section} {obj_id}: {zone.player!r} is not a player")
+            return zone
+        if zone.game not in state.games:
+            raise self.err(line, f"{section} {obj_id}: {zone.game!r} is not a game here")
+        if zone.player is not None and zone.player not in state.games[zone.game].players:
+            raise self.err(line, f"{section} {obj_id}: {zone.player} is not a player in {zone.game}")
+        return zone
+
+    def read_cards(self, state: Situation, ids: set[str]) -> None:
+        for i, raw in enumerate(self.data.get("card", [])):
+            t = self.keys(raw, self.CARD, "card", i)
+            cid = self.new_id(t.get("id"), ids, "card", i)
+            owner = t.get("owner")
+            if owner not in state.players:
+                raise self.err(self.where.key("card", i, "owner", cid),
+                               f"card {cid}: owner must be a player of the scenario")
+            ctype = t.get("type", TRADITIONAL)
+            if ctype not in CARD_TYPES:
+                raise self.err(self.where.key("card", i, "type", cid),
+                               f"card {cid}: type must be one of {', '.join(CARD_TYPES)}")
+            zone = self.zone(t.get("at"), state, "card", i, cid)
+            deck = t.get("deck", zone.deck or DECK_OF.get(ctype))
+            if deck is not None and deck not in SUPPLEMENTARY_DECKS:
+                raise self.err(self.where.key("card", i, "deck", cid),
+                               f"card {cid}: deck must be one of {', '.join(SUPPLEMENTARY_DECKS)}")
+            card = GameObject(id=cid, kind="card", owner=owner, name=str(t.get("name", "")),
+                              controller=t.get("controller", owner), card_type=ctype, deck=deck,
+                              face_up=self.face(t, "card", i, cid),
+                              phased_out=self.flag(t, "phased", ("in", "out"), "card", i) == "out",
+                              commander=self.typed(t, "commander", bool, "card", i, "true or false")
+                              if "commander" in t else False,
+                              counters=self.counters(t, "card", i),
+                              triggers=list(self.typed(t, "triggers", list, "card", i, "a list of names"))
+                              if "triggers" in t else [],
+                              affected_by=list(t.get("affected-by", [])),
+                              since_first_turn=bool(t.get("since-first-turn", False)))
+            if card.controller not in state.players:
+                raise self.err(self.where.key("card", i, "controller", cid),
+                               f"card {cid}: controller must be a player")
+            state.objects[cid] = card
+            state.place(cid, zone, "bottom")
+
+    def read_objects(self, state: Situation, ids: set[str]) -> None:
+        for i, raw in enumerate(self.data.get("object", [])):
+            t = self.keys(raw, self.OBJECT, "object", i)
+            oid = self.new_id(t.get("id"), ids, "object", i)
+            kind = t.get("kind")
+            if kind not in OBJECT_KINDS or kind == "card":
+                raise self.err(self.where.key("object", i, "kind", oid),
+                               f"object {oid}: kind must be one of "
+                               f"{', '.join(k for k in OBJECT_KINDS if k != 'card')} "
+                               "(cards go in [[card]])")
+            zone = self.zone(t.get("at"), state, "object", i, oid)
+            if zone.is_outside:
+                raise self.err(self.where.key("object", i, "at", oid),
+                               f"object {oid}: only cards can be outside the game")
+            controller = t.get("controller", t.get("owner"))
+            if controller not in state.players:
+                raise self.err(self.where.key("object", i, "controller", oid),
+                               f"object {oid}: controller must be a player of the scenario")
+            owner = t.get("owner", controller)
+            if owner not in state.players:
+                raise self.err(self.where.key("object", i, "owner", oid),
+                               f"object {oid}: owner must be a player of the scenario")
+            made_in = t.get("made-in", zone.game)
+            if not isinstance(made_in, str):
+                raise self.err(self.where.key("object", i, "made-in", oid),
+                               f"object {oid}: made-in must name a game")
+            state.objects[oid] = GameObject(
+                id=oid, kind=kind, owner=owner, controller=controller,
+                name=str(t.get("name", "")), game_of_origin=made_in,
+                counters=self.counters(t, "object", i),
+                triggers=list(t.get("triggers", [])), affected_by=list(t.get("affected-by", [])),
+                face_up=self.face(t, "object", i, oid),
+                phased_out=self.flag(t, "phased", ("in", "out"), "object", i) == "out")
+            state.place(oid, zone, "bottom")
+
+    def face(self, t: dict[str, Any], section: str, index: int, oid: str) -> bool:
+        return self.flag(t, "face", ("up", "down"), section, index) != "down"
+
+    def flag(self, t: dict[str, Any], key: str, allowed: tuple[str, ...], section: str,
+             index: int) -> str | None:
+        if key not in t:
+            return None
+        if t[key] not in allowed:
+            raise self.err(self.where.key(section, index, key, t.get("id")),
+                           f"{section} {index + 1}: {key} must be {' or '.join(allowed)}")
+        return str(t[key])
+
+    def counters(self, t: dict[str, Any], section: str, index: int) -> dict[str, int]:
+        value = t.get("counters", {})
+        if not isinstance(value, dict) or not all(
+                isinstance(n, int) and not isinstance(n, bool) and n > 0 for n in value.values()):
+            raise self.err(self.where.key(section, index, "counters", t.get("id")),
+                           f"{section} {index + 1}: counters must map kinds to positive numbers")
+        return dict(value)
+
+    def read_counters(self, state: Situation) -> None:
+        for i, raw in enumerate(self.data.get("player-counter", [])):
+            t = self.keys(raw, ("game", "player", "kind", "count"), "player-counter", i)
+            line = self.where.table("player-counter", i)
+            if t.get("game") not in state.games or t.get("player") not in state.players:
+                raise self.err(line, f"player-counter {i + 1}: game and player must exist")
+            count = t.get("count")
+            if not isinstance(count, int) or isinstance(count, bool) or count <= 0 \
+                    or not isinstance(t.get("kind"), str):
+                raise self.err(line, f"player-counter {i + 1}: needs kind (text) and count (> 0)")
+            state.counters_of(t["game"], t["player"])[t["kind"]] = count
+
+    def read_ended(self, state: Situation) -> None:
+        for i, raw in enumerate(self.data.get("ended", [])):
+            t = self.keys(raw, ("id", "parent", "result", "winners", "players"), "ended", i)
+            line = self.where.table("ended", i)
+            if not isinstance(t.get("id"), str):
+                raise self.err(line, f"ended {i + 1}: needs an id")
+            result = _result({"kind": t.get("result"), "winners": t.get("winners", [])},
+                             self, line)
+            state.ended.append(EndedGame(t["id"], t.get("parent"), result,
+                                         list(t.get("players", []))))
+
+    def read_player_effects(self, state: Situation) -> None:
+        for i, raw in enumerate(self.data.get("player-effect", [])):
+            t = self.keys(raw, ("player", "effect"), "player-effect", i)
+            if t.get("player") not in state.players or not isinstance(t.get("effect"), str):
+                raise self.err(self.where.table("player-effect", i),
+                               f"player-effect {i + 1}: needs a player and an effect")
+            state.player_effects.setdefault(t["player"], []).append(t["effect"])
+
+    def check_references(self, state: Situation) -> None:
+        for i, game in enumerate(state.games.values()):
+            for player in (*game.doomed, *([game.starting_player] if game.starting_player else [])):
+                if player not in state.players:
+                    raise self.err(self.where.table("game", i),
+                                   f"game {game.id}: {player!r} is not a player")
+
+    def read_events(self) -> list[Event]:
+        raw = self.data.get("event", [])
+        if not isinstance(raw, list):
+            raise self.err(_top_line(self.where, "event"), "event must be a list of tables")
+        events: list[Event] = []
+        for i, item in enumerate(raw):
+            event, problem = check_event(item)
+            line = self.where.table("event", i)
+            if event is None:
+                raise self.err(line, f"event {i + 1}: {problem}")
+            events.append(Event(event.kind, event.args, line))
+        return events
+
+
+def _top_line(where: _Where, key: str) -> int | None:
+    for number, line in enumerate(where.lines, start=1):
+        if re.match(rf'\s*"?{re.escape(key)}"?\s*[=:]', line):
+            return number
+    return None
+
+
+def _result(raw: Any, reader: _Reader, line: int | None) -> Result:
+    if not isinstance(raw, dict) or raw.get("kind") not in ("win", "draw", "none", "restarted"):
+        raise reader.err(line, "a result is {kind = win|draw|none|restarted, winners = [...]}")
+    winners = raw.get("winners", [])
+    if not isinstance(winners, list):
+        raise reader.err(line, "winners must be a list of players")
+    return Result(str(raw["kind"]), list(winners))
+
+
+# ---- writing ------------------------------------------------------------------------------
+
+
+def situation_data(state: Situation) -> dict[str, Any]:
+    """The situation as scenario data (no events): the inverse of reading."""
+    out: dict[str, Any] = {"schema": SCHEMA, "players": list(state.players)}
+    games: list[dict[str, Any]] = []
+    for game in _tree_order(state):
+        g: dict[str, Any] = {"id": game.id}
+        if game.players != state.players:
+            g["players"] = list(game.players)
+        if game.parent is not None:
+            g["parent"] = game.parent
+        optional: dict[str, Any] = {
+            "variants": game.variants, "created-by": game.created_by,
+            "starting-player": game.starting_player, "will-lose": game.doomed,
+            "left": game.left, "range-of-influence": game.range_of_influence,
+            "began-in-deck": game.began_in_deck, "resolved": game.resolved,
+            "restarted-from": game.restarted_from, "commander-tax": game.commander_tax,
+            "commander-damage": game.commander_damage, "designations": game.designations,
+            "waiting-for-priority": game.waiting_for_priority,
+            "subgame-results": {k: _result_data(r) for k, r in game.subgame_results.items()},
+            "trigger": [{"id": t.id, "source": t.source, "card": t.card, "left": t.left}
+                        for t in game.pending_triggers],
+        }
+        g.update({k: v for k, v in optional.items() if v not in (None, [], {})})
+        games.append(g)
+    out["game"] = games
+    cards: list[dict[str, Any]] = []
+    others: list[dict[str, Any]] = []
+    for zone in sorted(state.zones, key=ZoneRef.sort_key):
+        for obj_id in state.zones[zone]:
+            obj = state.objects[obj_id]
+            (cards if obj.is_card else others).append(_object_data(obj, zone))
+    if cards:
+        out["card"] = cards
+    if others:
+        out["object"] = others
+    counters = [{"game": g, "player": p, "kind": k, "count": n}
+                for (g, p), table in sorted(state.player_counters.items())
+                for k, n in sorted(table.items())]
+    if counters:
+        out["player-counter"] = counters
+    if state.ended:
+        out["ended"] = [{"id": e.id, **({"parent": e.parent} if e.parent else {}),
+                         "result": e.result.kind, "winners": e.result.winners,
+                         "players": e.players} for e in state.ended]
+    effects = [{"player": p, "effect": e} for p, es in state.player_effects.items() for e in es]
+    if effects:
+        out["player-effect"] = effects
+    if state.serial:
+        out["id-serial"] = state.serial
+    return out
+
+
+def _result_data(result: Result) -> dict[str, Any]:
+    return {"kind": result.kind, "winners": list(result.winners)}
+
+
+def _object_data(obj: GameObject, zone: ZoneRef) -> dict[str, Any]:
+    d: dict[str, Any] = {"id": obj.id}
+    if obj.is_card:
+        if obj.name:
+            d["name"] = obj.name
+        d["owner"] = obj.owner
+        if obj.card_type != TRADITIONAL:
+            d["type"] = obj.card_type
+        d["at"] = zone.path()
+        if obj.deck is not None and obj.deck != (zone.deck or DECK_OF.get(obj.card_type)):
+            d["deck"] = obj.deck
+        if obj.commander:
+            d["commander"] = True
+        if obj.controller != obj.owner:
+            d["controller"] = obj.controller
+        if obj.since_first_turn:
+            d["since-first-turn"] = True
+    else:
+        d["kind"] = obj.kind
+        if obj.name:
+            d["name"] = obj.name
+        d["controller"] = obj.controller
+        if obj.owner != obj.controller:
+            d["owner"] = obj.owner
+        d["at"] = zone.path()
+        if obj.game_of_origin != zone.game:
+            d["made-in"] = obj.game_of_origin
+    if not obj.face_up:
+        d["face"] = "down"
+    if obj.phased_out:
+        d["phased"] = "out"
+    if obj.counters:
+        d["counters"] = dict(obj.counters)
+    if obj.triggers:
+        d["triggers"] = list(obj.triggers)
+    if obj.affected_by:
+        d["affected-by"] = list(obj.affected_by)
+    return d
+
+
+def _tree_order(state: Situation) -> list[Game]:
+    order = [state.root_game()] if any(g.parent is None for g in state.games.values()) else []
+    while order and state.children(order[-1].id):
+        order.append(state.games[state.children(order[-1].id)[0]])
+    rest = [g for g in state.games.values() if g not in order]
+    return order + rest
+
+
+def scenario_data(scenario: Scenario) -> dict[str, Any]:
+    data: dict[str, Any] = {"schema": SCHEMA}
+    if scenario.title:
+        data["title"] = scenario.title
+    if scenario.description:
+        data["description"] = scenario.description
+    if scenario.seed is not None:
+        data["seed"] = scenario.seed
+    data.update({k: v for k, v in situation_data(scenario.situation).items() if k != "schema"})
+    if scenario.events:
+        data["event"] = [e.as_data() for e in scenario.events]
+    return data
+
+
+def dump_scenario(scenario: Scenario, fmt: str = "toml") -> str:
+    """The scenario as TOML or JSON text, readable by `parse_scenario`."""
+    data = scenario_data(scenario)
+    if fmt == "json":
+        return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+    return tomli_w.dumps(data)
+
+
+def write_scenario(scenario: Scenario, path: str | Path) -> None:
+    p = Path(path)
+    p.write_text(dump_scenario(scenario, "json" if p.suffix == ".json" else "toml"),
+                 encoding="utf-8")

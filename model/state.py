@@ -1,0 +1,183 @@
+"""A situation: the live games, their zones, every object's place, counters on players.
+
+The nesting of live games is a tree (CR 728.1a, 728.6): each subgame hangs under its main
+game, the deepest game is the only active one and every ancestor is suspended. Every zone
+belongs to exactly one game, except the "outside the game" zones of the players (CR 400.11).
+Zone contents are ordered, top first, so that "bottom of the deck" and shuffles mean
+something. `model.graph` draws the same data as a networkx graph.
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass, field
+
+from .objects import OUTSIDE, PLAYER_ZONES, SHARED_ZONES, GameObject, ZoneRef
+
+
+@dataclass
+class Result:
+    """How a game ended: "win" (with winners), "draw", "none" (no winner), or "restarted"
+    (CR 726.1: nobody wins, loses or draws)."""
+
+    kind: str
+    winners: list[str] = field(default_factory=list)
+
+    def describe(self) -> str:
+        if self.kind == "win":
+            return "won by " + ", ".join(self.winners)
+        return {"draw": "a draw", "none": "no winner", "restarted": "restarted: no result"}.get(
+            self.kind, self.kind
+        )
+
+
+@dataclass
+class Trigger:
+    """A main-game ability that triggered while a subgame ran and waits (CR 728.4a)."""
+
+    id: str
+    source: str
+    card: str
+    left: str
+    game: str
+
+
+@dataclass
+class Game:
+    """One game. `parent` is its main game; `created_by` the object that created it there."""
+
+    id: str
+    players: list[str]
+    parent: str | None = None
+    variants: list[str] = field(default_factory=list)
+    status: str = "active"
+    created_by: str | None = None
+    starting_player: str | None = None
+    doomed: list[str] = field(default_factory=list)
+    pending_triggers: list[Trigger] = field(default_factory=list)
+    began_in_deck: dict[str, str] = field(default_factory=dict)
+    left: list[str] = field(default_factory=list)
+    subgame_results: dict[str, Result] = field(default_factory=dict)
+    resolved: list[str] = field(default_factory=list)
+    restarted_from: str | None = None
+    range_of_influence: int | None = None
+    commander_tax: dict[str, int] = field(default_factory=dict)
+    commander_damage: dict[str, int] = field(default_factory=dict)
+    designations: dict[str, str] = field(default_factory=dict)
+    waiting_for_priority: list[str] = field(default_factory=list)
+
+
+@dataclass
+class EndedGame:
+    """A game that has ended, kept so that its result can be asked about later."""
+
+    id: str
+    parent: str | None
+    result: Result
+    players: list[str]
+
+
+@dataclass
+class Situation:
+    """Everything the model knows at one moment."""
+
+    players: list[str]
+    games: dict[str, Game] = field(default_factory=dict)
+    objects: dict[str, GameObject] = field(default_factory=dict)
+    zones: dict[ZoneRef, list[str]] = field(default_factory=dict)
+    player_counters: dict[tuple[str, str], dict[str, int]] = field(default_factory=dict)
+    ended: list[EndedGame] = field(default_factory=list)
+    player_effects: dict[str, list[str]] = field(default_factory=dict)
+    where: dict[str, ZoneRef] = field(default_factory=dict)
+    serial: int = 0
+
+    # ---- places -------------------------------------------------------------------------
+
+    def place(self, obj_id: str, zone: ZoneRef, position: str = "top") -> None:
+        """Put an object (already in `objects`, in no zone) into `zone` at top or bottom."""
+        contents = self.zones.setdefault(zone, [])
+        if position == "bottom":
+            contents.append(obj_id)
+        else:
+            contents.insert(0, obj_id)
+        self.where[obj_id] = zone
+
+    def lift(self, obj_id: str) -> ZoneRef:
+        """Take an object out of its zone; return where it was."""
+        zone = self.where.pop(obj_id)
+        self.zones[zone].remove(obj_id)
+        return zone
+
+    def move(self, obj_id: str, zone: ZoneRef, position: str = "top") -> ZoneRef:
+        before = self.lift(obj_id)
+        self.place(obj_id, zone, position)
+        return before
+
+    def cease(self, obj_id: str) -> ZoneRef:
+        """The object ceases to exist (CR 111.7, 728.5)."""
+        before = self.lift(obj_id)
+        del self.objects[obj_id]
+        return before
+
+    def fresh_id(self, prefix: str) -> str:
+        while True:
+            self.serial += 1
+            candidate = f"{prefix}{self.serial}"
+            if candidate not in self.objects and candidate not in self.games:
+                return candidate
+
+    # ---- games --------------------------------------------------------------------------
+
+    def active_game(self) -> Game:
+        actives = [g for g in self.games.values() if g.status == "active"]
+        if len(actives) != 1:
+            raise ValueError(f"expected exactly one active game, found {len(actives)}")
+        return actives[0]
+
+    def root_game(self) -> Game:
+        return next(g for g in self.games.values() if g.parent is None)
+
+    def ancestors(self, game_id: str) -> list[str]:
+        """The games above `game_id`, nearest first."""
+        out: list[str] = []
+        parent = self.games[game_id].parent
+        while parent is not None:
+            out.append(parent)
+            parent = self.games[parent].parent
+        return out
+
+    def children(self, game_id: str) -> list[str]:
+        return [g.id for g in self.games.values() if g.parent == game_id]
+
+    def create_zones(self, game: Game) -> None:
+        """An entirely new set of zones for a game (CR 400.1, 728.2)."""
+        for player in game.players:
+            for kind in PLAYER_ZONES:
+                self.zones.setdefault(ZoneRef(game.id, kind, player), [])
+        for kind in SHARED_ZONES:
+            self.zones.setdefault(ZoneRef(game.id, kind), [])
+
+    def zones_of(self, game_id: str) -> list[ZoneRef]:
+        return [z for z in self.zones if z.game == game_id]
+
+    def outside(self, player: str) -> ZoneRef:
+        zone = ZoneRef(None, OUTSIDE, player)
+        self.zones.setdefault(zone, [])
+        return zone
+
+    def counters_of(self, game_id: str, player: str) -> dict[str, int]:
+        return self.player_counters.setdefault((game_id, player), {})
+
+    # ---- queries ------------------------------------------------------------------------
+
+    def in_zone(self, zone: ZoneRef) -> list[GameObject]:
+        return [self.objects[i] for i in self.zones.get(zone, [])]
+
+    def game_of(self, obj_id: str) -> str | None:
+        return self.where[obj_id].game
+
+    def cards(self) -> list[GameObject]:
+        return [o for o in self.objects.values() if o.is_card]
+
+    def copy(self) -> Situation:
+        return copy.deepcopy(self)
