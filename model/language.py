@@ -189,8 +189,9 @@ class Step:
             if self.action == "cease":
                 return f"{head} ceases to exist"
             return f"{head}: set " + ", ".join(f"{k}={v}" for k, v in self.args.items())
-        arg = self.args.get("_", self.args)
-        return f"{self.action} {arg}"
+        if "_" in self.args:
+            return f"{self.action} {self.args['_']}"
+        return f"{self.action} " + " ".join(f"{k}={v}" for k, v in self.args.items())
 
 
 @dataclass(frozen=True)

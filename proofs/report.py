@@ -1,0 +1,107 @@
+"""Text and JSON reports of a simulation: the trace, each step citing its rule, and the
+resulting situation."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from model.events import Event
+from model.objects import ZoneRef
+from model.scenario import situation_data
+from model.state import Situation
+from model.trace import TraceStep
+
+SIMULATE_SCHEMA = "shahrazad.simulate/1"
+
+
+def situation_text(state: Situation, indent: str = "  ") -> list[str]:
+    """The situation in words: each live game, its non-empty zones, counters, results."""
+    lines: list[str] = []
+    order: list[str] = []
+    roots = [g.id for g in state.games.values() if g.parent is None]
+    while roots:
+        order.append(roots[0])
+        roots = state.children(roots[0])
+    for depth, game_id in enumerate(order):
+        game = state.games[game_id]
+        pad = indent + "  " * depth
+        head = f"{pad}{game_id} ({game.status}; players {', '.join(game.players) or 'none'}"
+        if game.variants:
+            head += f"; {', '.join(game.variants)}"
+        if game.starting_player:
+            head += f"; starting player {game.starting_player}"
+        lines.append(head + ")")
+        if game.doomed:
+            lines.append(f"{pad}  will lose at the first upkeep: {', '.join(game.doomed)}")
+        for zone in sorted(state.zones_of(game_id), key=ZoneRef.sort_key):
+            if state.zones[zone]:
+                lines.append(f"{pad}  {zone.path()}: {_objects(state, zone)}")
+        for (g, player), counters in sorted(state.player_counters.items()):
+            if g == game_id and counters:
+                shown = ", ".join(f"{k}={v}" for k, v in sorted(counters.items()))
+                lines.append(f"{pad}  counters of {player}: {shown}")
+        for creator, result in game.subgame_results.items():
+            lines.append(f"{pad}  subgame created by {creator}: {result.describe()}")
+        if game.pending_triggers:
+            lines.append(f"{pad}  waiting triggers: "
+                         + ", ".join(t.id for t in game.pending_triggers))
+    for zone in sorted((z for z in state.zones if z.is_outside and state.zones[z]),
+                       key=ZoneRef.sort_key):
+        lines.append(f"{indent}{zone.path()}: {_objects(state, zone)}")
+    stranded = [z for z in state.zones if not z.is_outside and z.game not in state.games]
+    for zone in stranded:
+        lines.append(f"{indent}STRANDED in a game that no longer exists: {zone.path()}: "
+                     f"{_objects(state, zone)}")
+    for ended in state.ended:
+        lines.append(f"{indent}ended: {ended.id}, {ended.result.describe()}")
+    return lines
+
+
+def _objects(state: Situation, zone: ZoneRef) -> str:
+    out = []
+    for obj in state.in_zone(zone):
+        marks = []
+        if not obj.is_card:
+            marks.append(obj.kind)
+        elif obj.card_type != "traditional":
+            marks.append(obj.card_type)
+        if obj.commander:
+            marks.append("commander")
+        if not obj.face_up:
+            marks.append("face down")
+        if obj.phased_out:
+            marks.append("phased out")
+        out.append(obj.id + (f" [{', '.join(marks)}]" if marks else ""))
+    return ", ".join(out)
+
+
+def simulate_text(file: str, title: str, rulebook: str, edition: str, seed: int | None,
+                  events: list[Event], trace: list[TraceStep], final: Situation) -> str:
+    lines = [f"Scenario: {file}" + (f" — {title}" if title else ""),
+             f"Rulebook: {rulebook} (CR numbers of {edition}); seed {seed}", ""]
+    for index, event in enumerate(events, start=1):
+        where = f" (line {event.line})" if event.line else ""
+        lines.append(f"Event {index}{where}: {event.describe()}")
+        for step in (s for s in trace if s.event == index):
+            lines.append("  " + step.describe().replace("\n", "\n  "))
+        lines.append("")
+    lines.append("Resulting situation:")
+    lines.extend(situation_text(final))
+    return "\n".join(lines) + "\n"
+
+
+def simulate_json(file: str, rulebook: str, edition: str, seed: int | None,
+                  events: list[Event], trace: list[TraceStep], final: Situation) -> dict[str, Any]:
+    return {
+        "schema": SIMULATE_SCHEMA,
+        "scenario": file,
+        "rulebook": rulebook,
+        "edition": edition,
+        "seed": seed,
+        "events": [
+            {"index": i, "line": e.line, "event": e.as_data(),
+             "steps": [s.as_data() for s in trace if s.event == i]}
+            for i, e in enumerate(events, start=1)
+        ],
+        "situation": situation_data(final),
+    }
