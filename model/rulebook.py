@@ -180,9 +180,10 @@ def parse_rulebook(text: str, *, file: str) -> Rulebook:
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as err:
-        m = re.search(r"line (\d+)", str(err))
-        raise InputError(f"not valid TOML: {err}", file=file,
-                         line=int(m.group(1)) if m else None) from None
+        from .scenario import toml_error_line
+
+        line, message = toml_error_line(err, text)
+        raise InputError(f"not valid TOML: {message}", file=file, line=line) from None
     allowed = ("title", "editions", "default-edition", "clause")
     for key in data:
         if key not in allowed:

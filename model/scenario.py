@@ -100,11 +100,22 @@ def parse_scenario(text: str, *, file: str, fmt: str | None = None) -> Scenario:
     except json.JSONDecodeError as err:
         raise _fail(file, err.lineno, f"not valid JSON: {err.msg}") from None
     except tomllib.TOMLDecodeError as err:
-        m = re.search(r"line (\d+)", str(err))
-        raise _fail(file, int(m.group(1)) if m else None, f"not valid TOML: {err}") from None
+        line, message = toml_error_line(err, text)
+        raise _fail(file, line, f"not valid TOML: {message}") from None
     if not isinstance(data, dict):
         raise _fail(file, 1, "a scenario is a table (a JSON object)")
     return _Reader(data, file, _Where(text, is_json)).read()
+
+
+def toml_error_line(err: tomllib.TOMLDecodeError, text: str) -> tuple[int | None, str]:
+    """The line a TOML error is at, and its message without the position."""
+    message = str(err)
+    m = re.search(r"\(at line (\d+), column \d+\)", message)
+    if m:
+        return int(m.group(1)), message.replace(m.group(0), "").strip()
+    if "end of document" in message:
+        return max(1, len(text.splitlines())), message.replace("(at end of document)", "").strip()
+    return None, message
 
 
 def load_scenario(path: str | Path) -> Scenario:

@@ -180,4 +180,22 @@ class Situation:
         return [o for o in self.objects.values() if o.is_card]
 
     def copy(self) -> Situation:
-        return copy.deepcopy(self)
+        """An independent copy (faster than deepcopy: only the mutable parts are copied)."""
+        objects: dict[str, GameObject] = {}
+        for key, obj in self.objects.items():
+            clone = copy.copy(obj)
+            clone.counters = dict(obj.counters)
+            clone.triggers = list(obj.triggers)
+            clone.affected_by = list(obj.affected_by)
+            objects[key] = clone
+        return Situation(
+            players=list(self.players),
+            games={k: copy.deepcopy(g) for k, g in self.games.items()},
+            objects=objects,
+            zones={z: list(c) for z, c in self.zones.items()},
+            player_counters={k: dict(v) for k, v in self.player_counters.items()},
+            ended=copy.deepcopy(self.ended),
+            player_effects={k: list(v) for k, v in self.player_effects.items()},
+            where=dict(self.where),
+            serial=self.serial,
+        )
