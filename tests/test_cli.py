@@ -192,7 +192,7 @@ def test_bad_rulebook_is_one_line_exit_2(capsys: pytest.CaptureFixture[str], tmp
     assert broken != text
     path = tmp_path / "rules.toml"
     path.write_text(broken)
-    line = next(i for i, l in enumerate(broken.splitlines(), 1) if '"libary"' in l)
+    line = next(i for i, text_line in enumerate(broken.splitlines(), 1) if '"libary"' in text_line)
     code, _, err = run(capsys, "simulate", str(scenario), "--rulebook", str(path))
     assert code == 2
     assert err.startswith(f"shahrazad: {path}:{line}: clause 'subgame.end.return-cards'"), err
