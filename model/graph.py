@@ -103,7 +103,7 @@ def to_dot(state: Situation, title: str = "") -> pydot.Dot:
                     label=html.escape(title) if title else "", labelloc="t")
     dot.set_node_defaults(shape="box", style="rounded", fontname="Helvetica", fontsize="10")
 
-    def fill(cluster: pydot.Cluster, game_id: str) -> None:
+    def fill(cluster: pydot.Subgraph, game_id: str) -> None:
         game = state.games[game_id]
         anchor = pydot.Node(f"game_{game_id}", label=f"{game_id}\\n{game.status}",
                             shape="ellipse", style="filled",
@@ -116,7 +116,7 @@ def to_dot(state: Situation, title: str = "") -> pydot.Dot:
                                             arrowhead="none"))
         for child in state.children(game_id):
             child_game = state.games[child]
-            sub = pydot.Cluster(f"c_{child}", label=f"subgame {child} of {game_id}",
+            sub = pydot.Subgraph(f"cluster_{child}", label=f"subgame {child} of {game_id}",
                                 style="rounded", color="steelblue")
             fill(sub, child)
             cluster.add_subgraph(sub)
@@ -125,12 +125,12 @@ def to_dot(state: Situation, title: str = "") -> pydot.Dot:
             del child_game
 
     for root in [g.id for g in state.games.values() if g.parent is None]:
-        top = pydot.Cluster(f"c_{root}", label=f"game {root}", style="rounded")
+        top = pydot.Subgraph(f"cluster_{root}", label=f"game {root}", style="rounded")
         fill(top, root)
         dot.add_subgraph(top)
     outside = [z for z in state.zones if z.kind == OUTSIDE and state.zones[z]]
     if outside:
-        box = pydot.Cluster("c_outside", label="outside the game", style="dashed")
+        box = pydot.Subgraph("cluster_outside", label="outside the game", style="dashed")
         for zone in sorted(outside, key=ZoneRef.sort_key):
             box.add_node(pydot.Node(_node_id(zone), label=_zone_label(state, zone)))
         dot.add_subgraph(box)
