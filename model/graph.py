@@ -77,7 +77,7 @@ def _zone_label(state: Situation, zone: ZoneRef) -> str:
     if zone.deck:
         name = f"{zone.deck} deck of {zone.player}"
     if zone.is_outside:
-        name = f"outside the game: {zone.player}"
+        name = f"{zone.player}"
     rows = [f"<B>{html.escape(name)}</B>"]
     for obj in state.in_zone(zone):
         bits = [obj.label()]
@@ -92,7 +92,7 @@ def _zone_label(state: Situation, zone: ZoneRef) -> str:
         if obj.phased_out:
             bits.append("phased out")
         if obj.is_card and obj.owner != zone.player:
-            bits.append(f"owner {obj.owner}")
+            bits.append(f"owned by {obj.owner}")
         rows.append(html.escape(", ".join(bits)))
     return "<" + "<BR/>".join(rows) + ">"
 
@@ -102,6 +102,7 @@ def to_dot(state: Situation, title: str = "") -> pydot.Dot:
     dot = pydot.Dot(graph_type="digraph", rankdir="TB", compound="true", fontname="Helvetica",
                     label=html.escape(title) if title else "", labelloc="t")
     dot.set_node_defaults(shape="box", style="rounded", fontname="Helvetica", fontsize="10")
+    dot.set_edge_defaults(fontname="Helvetica", fontsize="10")
 
     def fill(cluster: pydot.Subgraph, game_id: str) -> None:
         game = state.games[game_id]
