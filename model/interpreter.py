@@ -100,10 +100,12 @@ class Interpreter:
     # ---- rule-defined events ------------------------------------------------------------
 
     def _event_start_subgame(self, state: Situation, ctx: Context, active: Game) -> None:
-        if active.parent is not None and not self.rulebook.grants(
-                "start-subgame", "permit", "nested-subgame"):
-            raise IllegalEvent(f"start-subgame: {active.id} is itself a subgame and no clause "
-                               "permits a subgame inside a subgame", rule="728.6")
+        if active.parent is not None:
+            nesting = self.rulebook.grants("start-subgame", "permit", "nested-subgame")
+            if nesting is None:
+                raise IllegalEvent(f"start-subgame: {active.id} is itself a subgame and no clause "
+                                   "permits a subgame inside a subgame", rule="728.6")
+            self._uses(ctx, nesting, f"{active.id} becomes the main game of the new subgame")
         by = self._player_in(ctx.event.get("by", active.players[0]), active, "by")
         via = ctx.event.get("via")
         if via is not None:
@@ -142,6 +144,8 @@ class Interpreter:
             obj = self._object_in(state, card, active, "exempt")
             if not obj.is_card:
                 raise IllegalEvent(f"restart: exempt object {card!r} is not a card", rule="726.5")
+        if ctx.event.get("via") is not None:
+            self._object_in(state, ctx.event.get("via"), active, "via")
         then = ctx.event.get("then")
         if then not in (None, "battlefield"):
             raise IllegalEvent(f"restart: then={then!r}: the only further instruction known "
@@ -163,9 +167,12 @@ class Interpreter:
             if where.game not in state.ancestors(active.id):
                 raise IllegalEvent(f"bring-in: {card_id} is in {where.game}, which is neither "
                                    f"outside nor a main game of {active.id}", rule="728.4")
-            if not self.rulebook.grants("bring-in", "permit", "bring-in-from-main-game"):
+            outside = self.rulebook.grants("bring-in", "permit", "bring-in-from-main-game")
+            if outside is None:
                 raise IllegalEvent(f"bring-in: {card_id} is in the game {where.game}; no clause "
                                    f"makes it outside the subgame {active.id}", rule="728.4")
+            self._uses(ctx, outside, f"{card_id}, in the main game {where.game}, is outside "
+                       f"the subgame {active.id}")
         if card.phased_out:
             raise IllegalEvent(f"bring-in: {card_id} is phased out and cannot be acquired")
         kind = ctx.event.get("to", "hand")
@@ -207,9 +214,8 @@ class Interpreter:
             raise IllegalEvent(f"affect: {effect.id} belongs to {effect_game}; it has no meaning "
                                f"for {target_obj or target_player} in game {target_game or active.id}",
                                rule=self._cite(forbidding))
-        for clause in self.rulebook.on("affect"):
-            self._note(ctx, clause, self._cite(clause), "the effect and its target are checked "
-                       "to be of one game")
+        self._uses(ctx, forbidding, f"{effect.id} and {target_obj or target_player} are of one "
+                   "game")
         target = target_obj or target_player
         assert target is not None
         if target_obj is not None:
@@ -436,10 +442,14 @@ class Interpreter:
                           args: dict[str, Any], rule: str) -> None:
         source = state.games[self._role(ctx, args["players"])]
         players = [p for p in source.players]
-        if (ctx.event.kind == "restart" and source.range_of_influence is not None
-                and not self.rulebook.grants("restart", "permit", "restart-ignores-range")):
-            players = _in_range(source.players, ctx.controller or players[0],
-                                source.range_of_influence)
+        if ctx.event.kind == "restart" and source.range_of_influence is not None:
+            every = self.rulebook.grants("restart", "permit", "restart-ignores-range")
+            if every is None:
+                players = _in_range(source.players, ctx.controller or players[0],
+                                    source.range_of_influence)
+            else:
+                self._uses(ctx, every, "every player is involved, whatever the range of "
+                           "influence")
         parent_role = args["parent"]
         parent = (source.parent if parent_role == "parent-of-restarted"
                   else None if parent_role == "none" else self._role(ctx, parent_role))
@@ -589,12 +599,12 @@ class Interpreter:
                                    args: dict[str, Any], rule: str) -> None:
         game_id = ctx.roles.get(args["_"])
         if game_id is None or ctx.brought is None or ctx.brought_from is None:
-            self._note(ctx, clause, rule, "the card came from outside every game: "
-                       "no main-game ability triggers")
-            return
+            return  # the card came from outside every game: no game's ability sees it leave
         game = state.games[game_id]
         changes: list[Change] = []
-        for obj_id in self._objects_of_game(state, game_id):
+        # The brought card looks back in time (603.10a): its own leaves-a-zone ability sees
+        # it leave, as do the abilities of the objects still in the main game.
+        for obj_id in [ctx.brought, *self._objects_of_game(state, game_id)]:
             watcher = state.objects[obj_id]
             if "leaves-zone" in watcher.triggers and not watcher.phased_out:
                 trigger = Trigger(state.fresh_id("trigger"), watcher.id, ctx.brought,
@@ -647,11 +657,16 @@ class Interpreter:
 
     def _game_permit(self, state: Situation, ctx: Context, clause: Clause,
                      args: dict[str, Any], rule: str) -> None:
-        self._note(ctx, clause, rule, f"permits: {args['_']}")
+        """Permissions act through the events that consult them (`_uses`)."""
 
     def _game_forbid(self, state: Situation, ctx: Context, clause: Clause,
                      args: dict[str, Any], rule: str) -> None:
-        self._note(ctx, clause, rule, f"forbids: {args['_']}")
+        """Prohibitions act through the events that consult them (`_uses`)."""
+
+    def _uses(self, ctx: Context, clause: Clause | None, text: str) -> None:
+        """Record in the trace that the event relied on a clause's permission."""
+        if clause is not None:
+            self._note(ctx, clause, self._cite(clause), text)
 
     # ---- helpers ------------------------------------------------------------------------
 

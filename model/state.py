@@ -114,9 +114,18 @@ class Situation:
         return before
 
     def cease(self, obj_id: str) -> ZoneRef:
-        """The object ceases to exist (CR 111.7, 728.5)."""
+        """The object ceases to exist (CR 111.7, 728.5); an effect stops acting with it."""
         before = self.lift(obj_id)
-        del self.objects[obj_id]
+        gone = self.objects.pop(obj_id)
+        if gone.kind == "effect":
+            for player in list(self.player_effects):
+                self.player_effects[player] = [e for e in self.player_effects[player]
+                                               if e != obj_id]
+                if not self.player_effects[player]:
+                    del self.player_effects[player]
+            for other in self.objects.values():
+                if obj_id in other.affected_by:
+                    other.affected_by = [e for e in other.affected_by if e != obj_id]
         return before
 
     def fresh_id(self, prefix: str) -> str:
