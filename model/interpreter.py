@@ -501,13 +501,15 @@ class Interpreter:
                             args: dict[str, Any], rule: str) -> None:
         game_id = self._role(ctx, args["_"])
         changes: list[Change] = []
+        ceased = 0
         for zone in state.zones_of(game_id):
             if state.zones[zone]:
                 changes.append(Change(str(zone), "left behind",
                                       after=f"still holds {', '.join(state.zones[zone])}"))
             else:
                 del state.zones[zone]
-                changes.append(Change(str(zone), "zone ceased"))
+                ceased += 1
+        changes.insert(0, Change(game_id, "zones ceased", after=f"{ceased} zones"))
         del state.games[game_id]
         self._note(ctx, clause, rule, f"the zones of {game_id} cease to exist", changes)
 

@@ -1,0 +1,106 @@
+"""Small situations for the clause and ruling tests, built as scenario data.
+
+Every situation is written as the same data a scenario file holds, dumped to TOML and read
+back with `parse_scenario`, so the tests go through the documented format and nothing else.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+import tomli_w
+
+from model.choices import Chooser
+from model.events import Event
+from model.interpreter import Interpreter, Outcome
+from model.objects import parse_zone
+from model.rulebook import Rulebook, official
+from model.scenario import parse_scenario
+from model.state import Game, Situation
+
+
+def _keys(kw: dict[str, Any]) -> dict[str, Any]:
+    """Python keyword names to scenario keys (`since_first_turn` -> `since-first-turn`)."""
+    return {k.replace("_", "-"): v for k, v in kw.items()}
+
+
+def card(id: str, owner: str, at: str, **kw: Any) -> dict[str, Any]:
+    """A [[card]] table."""
+    return {"id": id, "owner": owner, "at": at, **_keys(kw)}
+
+
+def obj(id: str, kind: str, controller: str, at: str, **kw: Any) -> dict[str, Any]:
+    """An [[object]] table (token, copy, emblem, ability, effect)."""
+    return {"id": id, "kind": kind, "controller": controller, "at": at, **_keys(kw)}
+
+
+def game(id: str, **kw: Any) -> dict[str, Any]:
+    """A [[game]] table."""
+    return {"id": id, **_keys(kw)}
+
+
+def library(owner: str, n: int, game: str = "main", prefix: str | None = None) -> list[dict[str, Any]]:
+    """`n` traditional cards in `owner`'s library of `game`, ids like a1, a2, ..."""
+    stem = prefix if prefix is not None else owner.lower()
+    return [card(f"{stem}{i}", owner, f"{game}/library/{owner}") for i in range(1, n + 1)]
+
+
+def counter(game: str, player: str, kind: str, count: int) -> dict[str, Any]:
+    return {"game": game, "player": player, "kind": kind, "count": count}
+
+
+def build(players: Sequence[str], *, games: Sequence[dict[str, Any]] | None = None,
+          cards: Iterable[dict[str, Any]] = (), objects: Iterable[dict[str, Any]] = (),
+          counters: Iterable[dict[str, Any]] = (), **top: Any) -> Situation:
+    """A situation from scenario tables (one game `main` unless `games` is given)."""
+    data: dict[str, Any] = {"players": list(players),
+                            "game": [dict(g) for g in (games or [game("main")])]}
+    cards, objects, counters = list(cards), list(objects), list(counters)
+    if cards:
+        data["card"] = cards
+    if objects:
+        data["object"] = objects
+    if counters:
+        data["player-counter"] = counters
+    data.update(_keys(top))
+    return parse_scenario(tomli_w.dumps(data), file="<test situation>").situation
+
+
+def ev(kind: str, /, **args: Any) -> Event:
+    """An event; keyword names become scenario argument names (`copy_of` -> `copy-of`)."""
+    return Event(kind, _keys(args))
+
+
+def run(situation: Situation, events: Sequence[Event], rulebook: Rulebook | None = None,
+        chooser: Chooser | None = None) -> Outcome:
+    return Interpreter(rulebook or official(), chooser).run(situation, list(events))
+
+
+# ---- reading a situation ------------------------------------------------------------------
+
+
+def at(state: Situation, obj_id: str) -> str | None:
+    """Where an object is, as a zone path; None if it does not exist (any more)."""
+    zone = state.where.get(obj_id)
+    return None if zone is None else zone.path()
+
+
+def ids(state: Situation, path: str) -> list[str]:
+    """The objects in a zone, top first ([] if the zone does not exist)."""
+    return list(state.zones.get(parse_zone(path), []))
+
+
+def active(state: Situation) -> Game:
+    return state.active_game()
+
+
+def only_child(state: Situation, parent: str) -> Game:
+    children = state.children(parent)
+    assert len(children) == 1, f"{parent} has subgames {children}"
+    return state.games[children[0]]
+
+
+def new_games(before: Situation, after: Situation) -> list[Game]:
+    """The games of `after` that were not in `before`."""
+    return [g for gid, g in after.games.items() if gid not in before.games]
