@@ -132,7 +132,11 @@ class Situation:
         while True:
             self.serial += 1
             candidate = f"{prefix}{self.serial}"
-            if candidate not in self.objects and candidate not in self.games:
+            used = (candidate in self.objects or candidate in self.games
+                    or any(e.id == candidate for e in self.ended)
+                    or any(z.game == candidate for z in self.zones)
+                    or any(g == candidate for g, _ in self.player_counters))
+            if not used:
                 return candidate
 
     # ---- games --------------------------------------------------------------------------
