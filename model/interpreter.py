@@ -40,12 +40,25 @@ class Context:
     trace: list[TraceStep] = field(default_factory=list)
 
 
+@dataclass(frozen=True)
+class Bound:
+    """What one event bound: its game roles and parameters (for invariant checks)."""
+
+    roles: dict[str, str]
+    controller: str | None
+    exempt: frozenset[str]
+    creator: str | None
+    card: str | None
+    then_battlefield: bool
+
+
 @dataclass
 class Outcome:
     """The situation after an event (or a run of events) and the trace that led there."""
 
     situation: Situation
     trace: list[TraceStep]
+    bound: list[Bound] = field(default_factory=list)
 
 
 class Interpreter:
@@ -62,18 +75,19 @@ class Interpreter:
     def run(self, situation: Situation, events: list[Event]) -> Outcome:
         """Apply events in order to a copy of `situation`."""
         state = situation.copy()
-        trace: list[TraceStep] = []
+        outcome = Outcome(state, [])
         for index, event in enumerate(events, start=1):
-            trace.extend(self._apply(state, event, index))
-        return Outcome(state, trace)
+            self._apply(state, event, index, outcome)
+        return outcome
 
     def step(self, situation: Situation, event: Event, index: int = 1) -> Outcome:
-        state = situation.copy()
-        return Outcome(state, self._apply(state, event, index))
+        outcome = Outcome(situation.copy(), [])
+        self._apply(outcome.situation, event, index, outcome)
+        return outcome
 
     # ---- dispatch -----------------------------------------------------------------------
 
-    def _apply(self, state: Situation, event: Event, index: int) -> list[TraceStep]:
+    def _apply(self, state: Situation, event: Event, index: int, outcome: Outcome) -> None:
         try:
             active = state.active_game()
         except ValueError as err:
@@ -82,7 +96,11 @@ class Interpreter:
         handler = getattr(self, "_event_" + event.kind.replace("-", "_"))
         ctx = Context(event=event, index=index, roles={"active": active.id})
         handler(state, ctx, active)
-        return ctx.trace
+        outcome.trace.extend(ctx.trace)
+        outcome.bound.append(Bound(
+            roles={k: v for k, v in ctx.roles.items() if v is not None},
+            controller=ctx.controller, exempt=ctx.exempt, creator=ctx.creator,
+            card=ctx.brought, then_battlefield=event.get("then") == "battlefield"))
 
     def _run_clauses(self, state: Situation, ctx: Context) -> None:
         for clause in self.rulebook.on(ctx.event.kind):
@@ -175,7 +193,14 @@ class Interpreter:
                        f"the subgame {active.id}")
         if card.phased_out:
             raise IllegalEvent(f"bring-in: {card_id} is phased out and cannot be acquired")
-        kind = ctx.event.get("to", "hand")
+        if card.owner not in active.players:
+            raise IllegalEvent(f"bring-in: {card_id}'s owner {card.owner} is not a player in "
+                               f"{active.id} (an effect brings in a card its player owns)",
+                               rule="400.11b")
+        kind = ctx.event.get("to", "hand" if card.traditional else "command")
+        if not card.traditional and kind != "command":
+            raise IllegalEvent(f"bring-in: {card_id} is a {card.card_type} card; a "
+                               "nontraditional card can only come into the command zone")
         player = self._player_in(ctx.event.get("by", card.owner), active, "by")
         if kind in PLAYER_ZONES:
             dest = ZoneRef(active.id, kind, player)

@@ -326,10 +326,21 @@ class _Reader:
                 raise self.err(self.where.key("card", i, "type", cid),
                                f"card {cid}: type must be one of {', '.join(CARD_TYPES)}")
             zone = self.zone(t.get("at"), state, "card", i, cid)
-            deck = t.get("deck", zone.deck or DECK_OF.get(ctype))
-            if deck is not None and deck not in SUPPLEMENTARY_DECKS:
+            deck = DECK_OF.get(ctype)
+            if "deck" in t and t["deck"] != deck:
                 raise self.err(self.where.key("card", i, "deck", cid),
-                               f"card {cid}: deck must be one of {', '.join(SUPPLEMENTARY_DECKS)}")
+                               f"card {cid}: a {ctype} card belongs to "
+                               + (f"the {deck} deck" if deck else "no supplementary deck"))
+            if zone.kind == "deck" and zone.deck != deck:
+                raise self.err(self.where.key("card", i, "at", cid),
+                               f"card {cid}: a {ctype} card cannot be in a {zone.deck} deck")
+            if zone.kind == "library" and ctype != TRADITIONAL:
+                raise self.err(self.where.key("card", i, "at", cid),
+                               f"card {cid}: a nontraditional card is never in a library "
+                               "(CR 100.2b-d)")
+            if t.get("commander") is True and ctype != TRADITIONAL:
+                raise self.err(self.where.key("card", i, "commander", cid),
+                               f"card {cid}: a commander is a traditional card")
             card = GameObject(id=cid, kind="card", owner=owner, name=str(t.get("name", "")),
                               controller=t.get("controller", owner), card_type=ctype, deck=deck,
                               face_up=self.face(t, "card", i, cid),
@@ -538,8 +549,6 @@ def _object_data(obj: GameObject, zone: ZoneRef) -> dict[str, Any]:
         if obj.card_type != TRADITIONAL:
             d["type"] = obj.card_type
         d["at"] = zone.path()
-        if obj.deck is not None and obj.deck != (zone.deck or DECK_OF.get(obj.card_type)):
-            d["deck"] = obj.deck
         if obj.commander:
             d["commander"] = True
         if obj.controller != obj.owner:
