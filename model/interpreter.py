@@ -16,7 +16,15 @@ from .choices import Chooser, SeededChooser, shuffle
 from .errors import IllegalEvent
 from .events import GENERAL_RULES, Event
 from .language import Clause, Destination, Selector, Step
-from .objects import DECK_OF, NONTRADITIONAL_KINDS, OUTSIDE, PLAYER_ZONES, GameObject, ZoneRef
+from .objects import (
+    DECK_OF,
+    NONCARD_ZONES,
+    NONTRADITIONAL_KINDS,
+    OUTSIDE,
+    PLAYER_ZONES,
+    GameObject,
+    ZoneRef,
+)
 from .rulebook import Rulebook, official
 from .state import EndedGame, Game, Result, Situation, Trigger
 from .trace import Change, TraceStep
@@ -258,6 +266,13 @@ class Interpreter:
         position = ctx.event.get("position", "top")
         if position not in ("top", "bottom"):
             raise IllegalEvent(f"move: position must be top or bottom, not {position!r}")
+        if not obj.is_card and dest.kind not in NONCARD_ZONES[obj.kind]:
+            if obj.kind in ("token", "copy"):
+                before = state.cease(obj.id)
+                self._note(ctx, None, "704.5d", f"{obj.id} leaves for {dest} and ceases to exist",
+                           [Change(obj.id, "ceased", str(before))])
+                return
+            raise IllegalEvent(f"move: an {obj.kind} does not change zones")
         self._reset_on_move(obj)
         before = state.move(obj.id, dest, position)
         self._note(ctx, None, GENERAL_RULES["move"], f"{obj.id} moves",
@@ -278,10 +293,13 @@ class Interpreter:
         obj = GameObject(id=obj_id, kind=kind, owner=controller, controller=controller,
                          name=ctx.event.get("name", ""), game_of_origin=active.id,
                          triggers=list(ctx.event.get("triggers") or []))
-        state.objects[obj_id] = obj
         to = ctx.event.get("to")
         dest = (self._zone_in(state, to, active, obj) if to
                 else ZoneRef(active.id, DEFAULT_ZONE[kind]))
+        if dest.kind not in NONCARD_ZONES[kind]:
+            raise IllegalEvent(f"create: an {kind} is created in "
+                               f"{' or '.join(NONCARD_ZONES[kind])}, not in {dest.kind}")
+        state.objects[obj_id] = obj
         state.place(obj_id, dest)
         rule = {"token": "111.1", "copy": "707.10", "emblem": "114.1", "ability": "113.3",
                 "effect": "611.1"}[kind]
@@ -584,6 +602,18 @@ class Interpreter:
         self._note(ctx, clause, rule, f"the counters players got in {game_id} cease to exist",
                    changes)
 
+    def _game_copy_player_counters(self, state: Situation, ctx: Context, clause: Clause,
+                                   args: dict[str, Any], rule: str) -> None:
+        source, target = self._role(ctx, args["from"]), self._role(ctx, args["to"])
+        changes: list[Change] = []
+        for player in state.games[target].players:
+            counters = dict(state.player_counters.get((source, player), {}))
+            state.player_counters[(target, player)] = counters
+            if counters:
+                changes.append(Change(player, "counters", after=str(counters)))
+        self._note(ctx, clause, rule, f"players' counters of {source} are copied to {target}",
+                   changes)
+
     def _game_finish_resolving(self, state: Situation, ctx: Context, clause: Clause,
                                args: dict[str, Any], rule: str) -> None:
         game = state.games[self._role(ctx, args["_"])]
@@ -635,7 +665,8 @@ class Interpreter:
             watcher = state.objects[obj_id]
             if "leaves-zone" in watcher.triggers and not watcher.phased_out:
                 trigger = Trigger(state.fresh_id("trigger"), watcher.id, ctx.brought,
-                                  str(ctx.brought_from), game_id)
+                                  str(ctx.brought_from), game_id,
+                                  watcher.controller or watcher.owner)
                 game.pending_triggers.append(trigger)
                 changes.append(Change(trigger.id, "triggered, waits",
                                       after=f"{watcher.id} saw {ctx.brought} leave "
@@ -773,7 +804,8 @@ def _in_range(players: list[str], controller: str, reach: int) -> list[str]:
 
 
 def _owner(state: Situation, trigger: Trigger) -> str:
-    source = state.objects.get(trigger.source)
-    if source is not None:
-        return source.controller or source.owner
-    return state.players[0]
+    """A triggered ability is controlled by the controller of its source (113.8)."""
+    if trigger.controller is not None:
+        return trigger.controller
+    game = state.games.get(trigger.game)
+    return game.players[0] if game is not None and game.players else state.players[0]

@@ -55,6 +55,7 @@ GAME_ACTIONS: Final = (
     "starting-player",
     "short-library",
     "cease-player-counters",
+    "copy-player-counters",
     "finish-resolving",
     "release-triggers",
     "queue-leave-triggers",
@@ -334,6 +335,11 @@ def _game_arg(key: str, action: str, value: Any, roles: tuple[str, ...]) -> dict
         _role(f"{key}.game", t.get("game"), roles)
         if not isinstance(t.get("minimum"), int) or isinstance(t.get("minimum"), bool):
             raise LanguageError(f"{key}.minimum", "expected a whole number")
+        return dict(t)
+    if action == "copy-player-counters":
+        t = _keys(key, value, ("from", "to"))
+        _role(f"{key}.from", t.get("from"), roles)
+        _role(f"{key}.to", t.get("to"), roles)
         return dict(t)
     if action == "inherit":
         t = _keys(key, value, ("from", "to"))

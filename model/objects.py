@@ -48,6 +48,17 @@ SHARED_ZONES: Final = ("battlefield", "stack", "exile", "command", "effects")
 ZONE_KINDS: Final = (*PLAYER_ZONES, *SHARED_ZONES, "deck")
 OUTSIDE: Final = "outside"
 
+# Where objects that are not cards can be: a token on the battlefield (704.5d), a copy of a
+# spell on the stack or a copy of a permanent card on the battlefield (707.10, 704.5e), an
+# emblem in the command zone (114.1), an ability on the stack, an effect with its game.
+NONCARD_ZONES: Final = {
+    "token": ("battlefield",),
+    "copy": ("stack", "battlefield"),
+    "emblem": ("command",),
+    "ability": ("stack",),
+    "effect": ("effects",),
+}
+
 # Game variants that the subgame and restart rules name.
 VARIANTS: Final = ("commander", "vanguard", "planechase", "archenemy", "limited-range")
 

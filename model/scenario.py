@@ -22,6 +22,7 @@ from .events import Event, check_event
 from .objects import (
     CARD_TYPES,
     DECK_OF,
+    NONCARD_ZONES,
     OBJECT_KINDS,
     SUPPLEMENTARY_DECKS,
     TRADITIONAL,
@@ -262,12 +263,17 @@ class _Reader:
                     if "subgame-results" in t else ():
                 game.subgame_results[card] = _result(res, self, line)
             for j, trig in enumerate(t.get("trigger", [])):
-                if not isinstance(trig, dict) or set(trig) - {"id", "source", "card", "left"} \
+                if not isinstance(trig, dict) \
+                        or set(trig) - {"id", "source", "card", "left", "controller"} \
                         or not all(isinstance(trig.get(k), str) for k in ("id", "source", "card", "left")):
                     raise self.err(line, f"game {gid}: trigger {j + 1} needs id, source, card "
-                                   "and left (text)")
+                                   "and left (text), and may name its controller")
+                controller = trig.get("controller")
+                if controller is not None and controller not in gplayers:
+                    raise self.err(line, f"game {gid}: trigger {j + 1}: controller must be a "
+                                   "player of the game")
                 game.pending_triggers.append(Trigger(trig["id"], trig["source"], trig["card"],
-                                                     trig["left"], gid))
+                                                     trig["left"], gid, controller))
             state.games[gid] = game
         self.check_tree(state)
         for game in state.games.values():
@@ -372,6 +378,10 @@ class _Reader:
             if zone.is_outside:
                 raise self.err(self.where.key("object", i, "at", oid),
                                f"object {oid}: only cards can be outside the game")
+            if zone.kind not in NONCARD_ZONES[kind]:
+                raise self.err(self.where.key("object", i, "at", oid),
+                               f"object {oid}: an {kind} can be only in "
+                               f"{' or '.join(NONCARD_ZONES[kind])}")
             controller = t.get("controller", t.get("owner"))
             if controller not in state.players:
                 raise self.err(self.where.key("object", i, "controller", oid),
@@ -503,7 +513,8 @@ def situation_data(state: Situation) -> dict[str, Any]:
             "commander-damage": game.commander_damage, "designations": game.designations,
             "waiting-for-priority": game.waiting_for_priority,
             "subgame-results": {k: _result_data(r) for k, r in game.subgame_results.items()},
-            "trigger": [{"id": t.id, "source": t.source, "card": t.card, "left": t.left}
+            "trigger": [{"id": t.id, "source": t.source, "card": t.card, "left": t.left,
+                         **({"controller": t.controller} if t.controller else {})}
                         for t in game.pending_triggers],
         }
         g.update({k: v for k, v in optional.items() if v not in (None, [], {})})

@@ -40,6 +40,7 @@ class Trigger:
     card: str
     left: str
     game: str
+    controller: str | None = None
 
 
 @dataclass

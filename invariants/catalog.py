@@ -1,0 +1,482 @@
+"""The invariant catalog: each promise of the rules, stated once as a term.
+
+Two kinds of invariant:
+
+* **structure** invariants speak of one situation. They are assumed of the situation
+  before every event and proved of the situation after it (induction: if they held
+  before, every event keeps them), and checked on every concrete situation.
+* **event** invariants speak of one event's transition (`pre`, `post`, the games the event
+  bound): what starting a subgame, ending one, restarting or bringing a card in promises.
+
+`CATALOG` lists them all with a stable id, a one-line statement, the clauses that
+guarantee them and the events they are about. `proofs` proves each for every number of
+cards, players and games; `invariants.concrete` checks each on explicit situations.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from model.objects import NONCARD_ZONES
+
+from .lang import (
+    State,
+    Term,
+    add,
+    and_,
+    brought,
+    controller_of_event,
+    creator,
+    ctype,
+    deck,
+    eq,
+    exempt,
+    exists,
+    forall,
+    game,
+    has_role,
+    iff,
+    implies,
+    in_,
+    kind,
+    le,
+    lt,
+    ne,
+    nobody,
+    nogame,
+    noobj,
+    not_,
+    num,
+    obj,
+    player,
+    post,
+    pre,
+    result,
+    role,
+    then_battlefield,
+    zone,
+)
+
+EVENTS = ("start-subgame", "end-subgame", "restart", "bring-in")
+
+
+@dataclass(frozen=True)
+class Invariant:
+    """One promise: `term` must hold; `events` are the events it is about."""
+
+    id: str
+    statement: str
+    clauses: tuple[str, ...]
+    events: tuple[str, ...]
+    term: Term
+    kind: str = "event"
+
+    @property
+    def bounded(self) -> bool:
+        """It counts cards (libraries of fewer than seven): provable only up to a bound."""
+        return any(t.op == "attr" and t.args[1] in ("library_size", "doomed")
+                   for t in self.term.walk())
+
+
+o, o2 = obj("o"), obj("o2")
+p = player("p")
+g, g2 = game("g"), game("g2")
+MAIN, SUB, OLD, NEW, SOURCE = role("main"), role("subgame"), role("restarted"), role("new"), \
+    role("source")
+PLAYER_ZONES = (zone("library"), zone("hand"), zone("graveyard"), zone("deck"))
+
+
+# ---- structure: one situation, written once and read for `pre` and for `post` -----------
+
+def _structure(s: State) -> list[tuple[str, str, tuple[str, ...], Term]]:
+    return [
+        ("structure.one-active-game", "Exactly one game is active.",
+         ("subgame.start.suspend-main", "subgame.end.resume-main"),
+         forall((g, g2), implies(s.active(g) & s.active(g2), eq(g, g2)))
+         & exists(g, s.active(g))),
+        ("structure.status", "A game is live exactly when it is active or suspended, never both, "
+         "and a live game's zones exist.",
+         ("subgame.start.suspend-main", "subgame.end.result", "restart.end-game"),
+         forall(g, iff(s.live(g), s.active(g) | s.suspended(g))
+                & not_(s.active(g) & s.suspended(g)) & implies(s.live(g), s.present(g)))),
+        ("structure.main-games-live", "The main game of a live subgame is live, one level up.",
+         ("subgame.start.new-game", "restart.subgame"),
+         forall(g, implies(s.live(g) & s.has_parent(g), s.live(s.parent(g))
+                           & eq(s.depth(g), _plus1(s.depth(s.parent(g))))))),
+        ("structure.one-outermost-game", "Exactly one live game has no main game, at depth 0.",
+         ("subgame.start.new-game", "restart.new-game"),
+         forall((g, g2), implies(s.live(g) & s.live(g2) & ~s.has_parent(g) & ~s.has_parent(g2),
+                                 eq(g, g2)))
+         & forall(g, implies(s.live(g) & ~s.has_parent(g), eq(s.depth(g), num(0))))),
+        ("structure.chain", "A game has at most one live subgame at a time: one live game "
+         "per level of nesting.", ("subgame.start.new-game", "subgame.nesting"),
+         forall((g, g2), implies(s.live(g) & s.live(g2) & s.has_parent(g) & s.has_parent(g2)
+                                 & eq(s.parent(g), s.parent(g2)), eq(g, g2)))
+         & forall((g, g2), implies(s.live(g) & s.live(g2) & eq(s.depth(g), s.depth(g2)),
+                                   eq(g, g2)))),
+        ("structure.active-is-deepest", "The active game has no live subgame; every suspended "
+         "game waits for one.",
+         ("subgame.start.suspend-main", "subgame.end.resume-main"),
+         forall(g, implies(s.live(g) & s.has_parent(g), ~s.active(s.parent(g))))
+         & forall((g, g2), implies(s.live(g) & s.active(g2),
+                                   le(s.depth(g), s.depth(g2))
+                                   & implies(s.suspended(g), lt(s.depth(g), s.depth(g2)))))),
+        ("structure.objects-in-live-games", "Every object in a zone is in a zone of a live game "
+         "(no zone outlives its game).",
+         ("subgame.end.cease", "restart.nothing-else"),
+         forall(o, implies(s.inside(o), s.live(s.game(o))))),
+        ("structure.only-cards-outside", "Only cards are outside the game.",
+         ("subgame.end.cease", "restart.nothing-else"),
+         forall(o, implies(s.exists(o) & eq(s.zone(o), zone("outside")),
+                           eq(s.kind(o), kind("card")) & eq(s.game(o), nogame())))),
+        ("structure.objects-stay-in-their-game", "Tokens, copies, emblems, abilities and effects "
+         "exist only in the game that made them.",
+         ("subgame.end.cease", "restart.nothing-else"),
+         forall(o, implies(s.exists(o) & ne(s.kind(o), kind("card")),
+                           s.inside(o) & eq(s.origin(o), s.game(o))))),
+        ("structure.noncard-zones", "A token is on the battlefield, a copy on the stack or "
+         "battlefield, an emblem in the command zone, an ability on the stack, an effect with "
+         "its game.", ("subgame.end.cease", "restart.nothing-else"),
+         forall(o, implies(s.exists(o), and_(*(
+             implies(eq(s.kind(o), kind(k)), in_(s.zone(o), tuple(zone(z) for z in zs)))
+             for k, zs in NONCARD_ZONES.items()))))),
+        ("structure.games-have-players", "Every live game has a player.",
+         ("subgame.start.new-game", "restart.new-game"),
+         forall(g, implies(s.live(g), exists(p, s.plays(g, p))))),
+        ("structure.controllers-play", "Every object in a game is controlled by a player of "
+         "that game.", ("subgame.end.return-cards", "restart.cards-involved"),
+         forall(o, implies(s.inside(o), s.plays(s.game(o), s.controller(o))))),
+        ("structure.player-zones", "A library, hand, graveyard or supplementary deck belongs to a "
+         "player of its game; shared zones to no player.",
+         ("subgame.start.new-game", "restart.new-game"),
+         forall(o, implies(s.inside(o) & in_(s.zone(o), PLAYER_ZONES),
+                           s.plays(s.game(o), s.zone_player(o))))
+         & forall(o, implies(s.exists(o) & not_(in_(s.zone(o), PLAYER_ZONES)),
+                             eq(s.zone_player(o), nobody())))
+         & forall(o, implies(s.exists(o), iff(eq(s.zone(o), zone("deck")),
+                                              ne(s.zone_deck(o), deck("none")))))),
+        ("structure.owners-play", "Every object in a game is owned by a player of that game.",
+         ("subgame.end.return-cards", "restart.cards-involved"),
+         forall(o, implies(s.inside(o), s.plays(s.game(o), s.owner(o))))),
+        ("structure.subgame-players", "Every player of a subgame is a player of its main game.",
+         ("subgame.start.new-game",),
+         forall((g, p), implies(s.live(g) & s.has_parent(g) & s.plays(g, p),
+                                s.plays(s.parent(g), p)))),
+        ("structure.no-nontraditional-in-library", "No nontraditional card is ever in a library.",
+         ("subgame.end.supplementary-cards", "restart.cards-involved"),
+         forall(o, implies(s.inside(o) & eq(s.zone(o), zone("library"))
+                           & eq(s.kind(o), kind("card")),
+                           eq(s.ctype(o), ctype("traditional"))))),
+        ("structure.card-types", "Cards, and only cards, have a card type.",
+         ("restart.cards-involved",),
+         forall(o, implies(s.exists(o), iff(eq(s.kind(o), kind("card")),
+                                            ne(s.ctype(o), ctype("none")))))),
+        ("structure.decks", "A card's supplementary deck is the one of its type, and a "
+         "supplementary deck holds only its own cards; only traditional cards are commanders.",
+         ("subgame.start.supplementary-decks", "restart.cards-involved"), _decks(s)),
+        ("structure.counters-in-live-games", "Counters on players exist only in live games, "
+         "never below zero.",
+         ("subgame.end.player-counters", "restart.nothing-else"),
+         forall((g, p), le(num(0), s.counters(g, p)) & implies(~s.live(g),
+                                                               eq(s.counters(g, p), num(0))))),
+        ("structure.real-owners", "Every object has a real owner and controller.",
+         ("restart.cards-involved",),
+         forall(o, implies(s.exists(o), ne(s.owner(o), nobody()) & ne(s.controller(o), nobody())))),
+        ("structure.sentinels", "The sentinels are no game, no player and no object.",
+         ("subgame.start.new-game",),
+         forall(g, not_(s.plays(g, nobody()))) & ~s.present(nogame()) & ~s.live(nogame())
+         & ~s.exists(noobj())),
+        ("structure.waiting-triggers", "A waiting trigger is not yet an object and waits in one "
+         "suspended game only.",
+         ("subgame.bring-in.leave-triggers", "subgame.end.release-triggers"),
+         forall((g, o), implies(s.waiting(g, o), ~s.exists(o) & s.suspended(g)
+                                & ne(o, noobj())))
+         & forall((g, g2, o), implies(s.waiting(g, o) & s.waiting(g2, o), eq(g, g2)))
+         & forall((g, g2, o), implies(s.waiting(g, o), eq(s.began_in_deck(g2, o), deck("none"))
+                                      & ~s.resolved(g2, o)))),
+        ("structure.creators", "A game records a creating object exactly when it has one.",
+         ("subgame.start.new-game", "restart.subgame"),
+         forall(g, iff(s.has_creator(g), ne(s.created_by(g), noobj())))
+         & forall((g, g2), implies(s.has_creator(g), ~s.waiting(g2, s.created_by(g))))),
+    ]
+
+
+DECK_TYPES = (("planar", ("plane", "phenomenon")), ("scheme", ("scheme",)),
+              ("attraction", ("attraction",)), ("contraption", ("contraption",)))
+
+
+def _decks(s: State) -> Term:
+    own = and_(*(iff(in_(s.ctype(o), tuple(ctype(t) for t in types)), eq(s.own_deck(o), deck(d)))
+                 for d, types in DECK_TYPES))
+    in_own = implies(s.inside(o) & eq(s.zone(o), zone("deck")), eq(s.zone_deck(o), s.own_deck(o)))
+    commander = implies(s.commander(o), eq(s.ctype(o), ctype("traditional")))
+    began = forall(g, implies(ne(s.began_in_deck(g, o), deck("none")) & s.exists(o),
+                              s.is_card(o) & eq(s.began_in_deck(g, o), s.own_deck(o))))
+    return forall(o, implies(s.is_card(o), own & in_own & commander) & began)
+
+
+def _plus1(t: Term) -> Term:
+    return add(t, num(1))
+
+
+def structure_terms(s: State) -> list[Term]:
+    return [t for _, _, _, t in _structure(s)]
+
+
+STRUCTURE: list[Invariant] = [
+    Invariant(i, st, cl, EVENTS, t, "structure") for i, st, cl, t in _structure(post)
+]
+
+
+# ---- events -------------------------------------------------------------------------------
+
+def _moves_unchanged(o: Term) -> Term:
+    return (post.exists(o) & eq(post.zone(o), pre.zone(o)) & eq(post.game(o), pre.game(o))
+            & eq(post.zone_player(o), pre.zone_player(o)))
+
+
+def _in_deck_or_command_special(o: Term) -> Term:
+    """What 728.2a-c move out of the main command zone."""
+    return pre.in_command(o, MAIN) & (
+        eq(pre.zone(o), zone("deck")) | eq(pre.ctype(o), ctype("vanguard"))
+        | (eq(pre.kind(o), kind("card")) & pre.commander(o)))
+
+
+def _left_out_at_end(o: Term) -> Term:
+    """Cards of the ending subgame that 728.5 and 728.5a-c give no destination: a
+    nontraditional card that did not begin the subgame in a supplementary deck and is not in
+    one (other than a vanguard in the command zone), and a traditional card in the subgame
+    command zone that is not a commander."""
+    in_sub = pre.in_game(o, SUB)
+    deck_card = eq(pre.zone(o), zone("deck")) | ne(pre.began_in_deck(SUB, o), deck("none"))
+    vanguard = pre.in_command(o, SUB) & eq(pre.ctype(o), ctype("vanguard"))
+    nontraditional = ne(pre.ctype(o), ctype("traditional")) & ~deck_card & ~vanguard
+    stuck = pre.in_command(o, SUB) & eq(pre.ctype(o), ctype("traditional")) & ~pre.commander(o)
+    return in_sub & (nontraditional | stuck)
+
+
+START = "start-subgame"
+END = "end-subgame"
+RESTART = "restart"
+BRING = "bring-in"
+
+_EVENT: list[tuple[str, str, tuple[str, ...], str, Callable[[], Term]]] = [
+    # -- starting a subgame
+    ("start.tree", "The subgame hangs under the game where it was created, which is suspended "
+     "while the subgame is active.", ("subgame.start.new-game", "subgame.start.suspend-main"),
+     START, lambda: post.active(SUB) & post.suspended(MAIN) & post.has_parent(SUB)
+     & eq(post.parent(SUB), MAIN)),
+    ("start.players", "The subgame's players are exactly the main game's players.",
+     ("subgame.start.new-game",), START,
+     lambda: forall(p, iff(post.plays(SUB, p), pre.plays(MAIN, p)))),
+    ("start.library-moves", "Each player's whole main-game library becomes their subgame "
+     "library.", ("subgame.start.libraries",), START,
+     lambda: forall(o, implies(pre.in_zone(o, MAIN, "library"),
+                               post.in_zone(o, SUB, "library")
+                               & eq(post.zone_player(o), pre.zone_player(o))))),
+    ("start.library-exactly", "A subgame library holds only cards of the same player's main-game "
+     "library.", ("subgame.start.libraries",), START,
+     lambda: forall(o, implies(post.in_zone(o, SUB, "library"),
+                               pre.in_zone(o, MAIN, "library")
+                               & eq(pre.zone_player(o), post.zone_player(o))))),
+    ("start.main-library-empty", "The main-game libraries are empty while the subgame runs.",
+     ("subgame.start.libraries",), START,
+     lambda: forall(o, ~post.in_zone(o, MAIN, "library"))),
+    ("start.nothing-else-moves", "No other main-game object moves (728.2a-c aside).",
+     ("subgame.start.libraries", "subgame.start.supplementary-decks", "subgame.start.vanguard",
+      "subgame.start.commander"), START,
+     lambda: forall(o, implies(pre.in_game(o, MAIN) & ne(pre.zone(o), zone("library"))
+                               & ~_in_deck_or_command_special(o), _moves_unchanged(o)))),
+    ("start.decks-move", "Each supplementary deck moves whole to the subgame command zone.",
+     ("subgame.start.supplementary-decks",), START,
+     lambda: forall(o, implies(pre.in_zone(o, MAIN, "deck") & eq(pre.kind(o), kind("card")),
+                               post.in_zone(o, SUB, "deck")
+                               & eq(post.zone_deck(o), pre.zone_deck(o))
+                               & eq(post.zone_player(o), pre.zone_player(o))))),
+    ("start.face-up-nontraditional-stay", "Face-up nontraditional cards stay in the main-game "
+     "command zone.", ("subgame.start.supplementary-decks",), START,
+     lambda: forall(o, implies(pre.in_zone(o, MAIN, "command") & pre.is_card(o)
+                               & not_(in_(pre.ctype(o), (ctype("traditional"), ctype("vanguard"))))
+                               & ~pre.commander(o), _moves_unchanged(o)))),
+    ("start.vanguard-moves", "Each vanguard moves to the subgame command zone.",
+     ("subgame.start.vanguard",), START,
+     lambda: forall(o, implies(pre.in_zone(o, MAIN, "command") & pre.is_card(o)
+                               & eq(pre.ctype(o), ctype("vanguard")),
+                               post.in_zone(o, SUB, "command")))),
+    ("start.commander-moves", "Each commander in the main-game command zone moves to the "
+     "subgame command zone.", ("subgame.start.commander",), START,
+     lambda: forall(o, implies(pre.in_zone(o, MAIN, "command") & pre.is_card(o)
+                               & pre.commander(o), post.in_zone(o, SUB, "command")))),
+    ("start.no-counters", "Players start the subgame with no counters; their main-game counters "
+     "are kept.", ("subgame.start.new-game", "subgame.end.player-counters"), START,
+     lambda: forall(p, eq(post.counters(SUB, p), num(0))
+                    & eq(post.counters(MAIN, p), pre.counters(MAIN, p)))),
+    ("start.starting-player", "The subgame's starting player is one of its players.",
+     ("subgame.start.starting-player",), START,
+     lambda: exists(p, post.starts(SUB, p)) & forall(p, implies(post.starts(SUB, p),
+                                                                post.plays(SUB, p)))),
+    ("start.short-library-loses", "A player with fewer than seven cards in their subgame "
+     "library, and only such a player, will lose at the first upkeep.",
+     ("subgame.start.short-library",), START,
+     lambda: forall(p, implies(post.plays(SUB, p),
+                               iff(post.doomed(SUB, p),
+                                   lt(post.library_size(SUB, p), num(7)))))),
+    ("start.creator-recorded", "The subgame remembers the spell or ability that created it.",
+     ("subgame.start.new-game",), START,
+     lambda: post.has_creator(SUB) & eq(post.created_by(SUB), creator())),
+    ("start.cards-conserved", "Starting a subgame neither loses nor makes a card.",
+     ("subgame.start.libraries",), START,
+     lambda: forall(o, iff(pre.is_card(o), post.is_card(o)))),
+    # -- ending a subgame
+    ("end.cards-conserved", "No card is lost when a subgame ends, of those 728.5 and 728.5a-c "
+     "return: traditional cards outside the subgame command zone, supplementary-deck cards, "
+     "vanguards and commanders (see docs/findings.md for the cards the rule leaves out).",
+     ("subgame.end.return-cards", "subgame.end.supplementary-cards",
+      "subgame.end.supplementary-decks", "subgame.end.vanguard", "subgame.end.commander"), END,
+     lambda: forall(o, implies(pre.is_card(o) & ~_left_out_at_end(o), post.is_card(o)))),
+    ("end.no-new-cards", "No card is made or duplicated when a subgame ends.",
+     ("subgame.end.return-cards",), END,
+     lambda: forall(o, implies(post.is_card(o), pre.is_card(o)))),
+    ("end.traditional-to-owner-library", "Each traditional card in the subgame outside its "
+     "command zone ends in its owner's main-game library.", ("subgame.end.return-cards",), END,
+     lambda: forall(o, implies(pre.traditional(o) & pre.in_game(o, SUB)
+                               & ~pre.in_command(o, SUB),
+                               post.in_zone(o, MAIN, "library")
+                               & eq(post.zone_player(o), pre.owner(o))))),
+    ("end.commanders-return", "A commander in the subgame command zone returns to the main-game "
+     "command zone.", ("subgame.end.commander",), END,
+     lambda: forall(o, implies(pre.in_zone(o, SUB, "command") & pre.is_card(o)
+                               & pre.commander(o), post.in_zone(o, MAIN, "command")))),
+    ("end.vanguards-return", "A vanguard in the subgame command zone returns to the main-game "
+     "command zone.", ("subgame.end.vanguard",), END,
+     lambda: forall(o, implies(pre.in_zone(o, SUB, "command") & pre.is_card(o)
+                               & eq(pre.ctype(o), ctype("vanguard")),
+                               post.in_zone(o, MAIN, "command")))),
+    ("end.decks-return", "Supplementary decks return whole to the main-game command zone, with "
+     "every card that began the subgame in them.",
+     ("subgame.end.supplementary-cards", "subgame.end.supplementary-decks"), END,
+     lambda: forall(o, implies(pre.is_card(o) & pre.in_game(o, SUB)
+                               & (eq(pre.zone(o), zone("deck"))
+                                  | ne(pre.began_in_deck(SUB, o), deck("none"))),
+                               post.in_zone(o, MAIN, "deck")))),
+    ("end.nothing-survives", "No object or zone of the subgame survives it.",
+     ("subgame.end.cease",), END,
+     lambda: forall(o, ~post.in_game(o, SUB)) & ~post.present(SUB) & ~post.live(SUB)),
+    ("end.no-token-survives", "No token, copy, emblem, ability or effect leaves the subgame.",
+     ("subgame.end.cease",), END,
+     lambda: forall(o, implies(pre.in_game(o, SUB) & ne(pre.kind(o), kind("card")),
+                               ~post.exists(o)))),
+    ("end.counters", "Counters players got in the subgame cease; their main-game counters are "
+     "as they were.", ("subgame.end.player-counters",), END,
+     lambda: forall(p, eq(post.counters(SUB, p), num(0))
+                    & eq(post.counters(MAIN, p), pre.counters(MAIN, p)))),
+    ("end.main-resumes", "The main game, and no other, resumes.", ("subgame.end.resume-main",),
+     END, lambda: post.active(MAIN) & forall(g, implies(post.active(g), eq(g, MAIN)))),
+    ("end.creator-finishes", "The spell or ability that created the subgame finishes resolving "
+     "in the main game.", ("subgame.end.finish-creator",), END,
+     lambda: implies(pre.has_creator(SUB), post.resolved(MAIN, creator()))),
+    ("end.triggers-released", "Each main-game trigger that waited is put on the main-game stack, "
+     "once.", ("subgame.end.release-triggers",), END,
+     lambda: forall(o, implies(pre.waiting(MAIN, o), post.in_zone(o, MAIN, "stack")
+                               & ~post.waiting(MAIN, o)))),
+    ("end.result-recorded", "The subgame ends with the event's result: a win, a draw or none.",
+     ("subgame.end.result",), END,
+     lambda: in_(post.result(SUB), (result("win"), result("draw"), result("none")))),
+    ("end.main-objects-stay", "Main-game objects not in the subgame stay where they are.",
+     ("subgame.end.cease",), END,
+     lambda: forall(o, implies(pre.in_game(o, MAIN) & ne(pre.zone(o), zone("stack")),
+                               _moves_unchanged(o)))),
+    # -- restarting
+    ("restart.no-result", "No one wins, loses or draws a restarted game.",
+     ("restart.end-game",), RESTART, lambda: eq(post.result(OLD), result("restarted"))),
+    ("restart.players", "The new game's players are exactly the players in the game when it "
+     "ended.", ("restart.new-game", "restart.range-of-influence"), RESTART,
+     lambda: forall(p, iff(post.plays(NEW, p), pre.plays(OLD, p)))),
+    ("restart.controller-starts", "The controller of the restarting effect is the starting "
+     "player.", ("restart.starting-player",), RESTART,
+     lambda: forall(p, iff(post.starts(NEW, p), eq(p, controller_of_event())))),
+    ("restart.cards-conserved", "Every card of the restarted game is in the new game.",
+     ("restart.cards-involved", "restart.commanders", "restart.exempt",
+      "restart.exempt-commander"), RESTART,
+     lambda: forall(o, implies(pre.is_card(o) & pre.in_game(o, OLD),
+                               post.is_card(o) & post.in_game(o, NEW)))),
+    ("restart.outside-cards-stay", "Cards outside the game stay outside.", ("restart.cards-involved",),
+     RESTART, lambda: forall(o, implies(pre.is_card(o) & ~pre.inside(o), _moves_unchanged(o)))),
+    ("restart.owners", "No card changes owner.", ("restart.cards-involved",), RESTART,
+     lambda: forall(o, implies(pre.exists(o) & post.exists(o), eq(post.owner(o), pre.owner(o))))),
+    ("restart.library", "Each traditional card that is neither exempt nor a commander begins the "
+     "new game in its owner's library.", ("restart.cards-involved",), RESTART,
+     lambda: forall(o, implies(pre.traditional(o) & pre.in_game(o, OLD) & ~exempt(o)
+                               & ~pre.commander(o),
+                               post.in_zone(o, NEW, "library")
+                               & eq(post.zone_player(o), pre.owner(o))))),
+    ("restart.commanders", "Each commander not exempted begins the new game in the command zone.",
+     ("restart.commanders",), RESTART,
+     lambda: forall(o, implies(pre.traditional(o) & pre.in_game(o, OLD) & ~exempt(o)
+                               & pre.commander(o), post.in_zone(o, NEW, "command")))),
+    ("restart.exempt-outside-deck", "Exempt cards are in neither library nor command zone as the "
+     "new game begins.", ("restart.exempt", "restart.exempt-commander"), RESTART,
+     lambda: forall(o, implies(exempt(o), post.in_game(o, NEW)
+                               & ~post.in_zone(o, NEW, "library")
+                               & ~post.in_command(o, NEW)))),
+    ("restart.exempt-commander-stays-commander", "An exempt commander is still its deck's "
+     "commander.", ("restart.exempt-commander",), RESTART,
+     lambda: forall(o, implies(exempt(o) & pre.commander(o), post.commander(o)))),
+    ("restart.karn", "With Karn Liberated's instruction, the exempt cards enter the battlefield "
+     "under the restart's controller.", ("restart.finish-effect", "restart.exempt"), RESTART,
+     lambda: implies(then_battlefield(), forall(o, implies(
+         exempt(o), post.in_zone(o, NEW, "battlefield")
+         & eq(post.controller(o), controller_of_event()))))),
+    ("restart.nothing-else", "No token, copy, emblem, ability or effect survives a restart.",
+     ("restart.nothing-else",), RESTART,
+     lambda: forall(o, implies(pre.in_game(o, OLD) & ne(pre.kind(o), kind("card")),
+                               ~post.exists(o)))),
+    ("restart.no-counters", "No player has counters in the new game, and the old game's are "
+     "gone.", ("restart.nothing-else",), RESTART,
+     lambda: forall(p, eq(post.counters(NEW, p), num(0)) & eq(post.counters(OLD, p), num(0)))),
+    ("restart.old-game-gone", "The restarted game and its zones are gone.",
+     ("restart.nothing-else", "restart.end-game"), RESTART,
+     lambda: forall(o, ~post.in_game(o, OLD)) & ~post.present(OLD) & post.active(NEW)),
+    ("restart.main-unaffected", "Restarting a subgame leaves its main game unaffected.",
+     ("restart.subgame",), RESTART,
+     lambda: implies(has_role("main"), forall(o, implies(pre.in_game(o, MAIN),
+                                                         _moves_unchanged(o)))
+                     & forall(p, eq(post.counters(MAIN, p), pre.counters(MAIN, p)))
+                     & post.suspended(MAIN))),
+    ("restart.subgame-keeps-its-place", "A restarted subgame is still its main game's subgame, "
+     "created by the same spell or ability.", ("restart.subgame", "restart.new-game"), RESTART,
+     lambda: implies(has_role("main"), post.has_parent(NEW) & eq(post.parent(NEW), MAIN)
+                     & eq(post.has_creator(NEW), pre.has_creator(OLD))
+                     & implies(pre.has_creator(OLD),
+                               eq(post.created_by(NEW), pre.created_by(OLD))))),
+    ("restart.short-library-loses", "A player with fewer than seven cards in their new library, "
+     "and only such a player, will lose at the first upkeep.", ("restart.short-library",),
+     RESTART, lambda: forall(p, implies(post.plays(NEW, p), iff(
+         post.doomed(NEW, p), lt(post.library_size(NEW, p), num(7)))))),
+    # -- bringing a card in
+    ("bring.nothing-else-moves", "Bringing a card in moves that card and nothing else.",
+     ("subgame.outside",), BRING,
+     lambda: forall(o, implies(pre.exists(o) & ne(o, brought()), _moves_unchanged(o)))),
+    ("bring.leave-triggers-wait", "A main-game ability that triggers on the card leaving waits "
+     "for the main game to resume.", ("subgame.bring-in.leave-triggers",), BRING,
+     lambda: forall(o, implies(has_role("source") & pre.watcher(o) & ~pre.phased_out(o)
+                               & (pre.in_game(o, SOURCE) | eq(o, brought())),
+                               exists(o2, post.waiting(SOURCE, o2) & ~pre.waiting(SOURCE, o2))))),
+]
+
+EVENT: list[Invariant] = [
+    Invariant(i, st, cl, (ev,), f()) for i, st, cl, ev, f in _EVENT
+]
+
+CATALOG: list[Invariant] = STRUCTURE + EVENT
+
+
+def by_id(invariant_id: str) -> Invariant:
+    for inv in CATALOG:
+        if inv.id == invariant_id:
+            return inv
+    raise KeyError(invariant_id)
+
+
+__all__ = ["CATALOG", "EVENT", "EVENTS", "Invariant", "STRUCTURE", "by_id", "structure_terms"]

@@ -1,0 +1,481 @@
+"""Hypothesis strategies for valid situations and events, for engine authors' property tests.
+
+Every situation these strategies make is written as scenario data (the documented format of
+`docs/scenario-format.md`) and read back with `model.scenario.parse_scenario`, so it is
+exactly what a scenario file can say, and `model.wellformed.problems` finds nothing wrong
+with it. What they make:
+
+* `scenario_tables(...)`: scenario data (plain dicts and lists, ready for `tomli_w` or
+  `json`): 2-4 players; a chain of nested games (the outermost game `main`, subgames
+  `sub1`, `sub2`, ... each under the previous one, created by a Shahrazad card or a
+  creating ability on its main game's stack; only the deepest is active); some players
+  may have left a game, and their cards are then outside it; cards of every type in every
+  kind of zone (libraries, hands, graveyards, battlefield, possibly phased out or face
+  down, stack, exile, outside the game, commanders in the command zone, supplementary decks
+  `GAME/deck/PLAYER/DECK`, face-up planes and schemes, vanguards, conspiracies and
+  dungeons in the command zone); tokens, copies, emblems, abilities and continuous
+  effects, each in the game that made it; counters on players, per game; waiting 728.4a
+  triggers and other per-game records.
+* `situations(...)`: the same, read into a `model.state.Situation`.
+* `events(situation)`: one event that is legal, or nearly so, in that situation (the
+  interpreter may still refuse a few with `IllegalEvent`, which is part of what is tested).
+* `event_sequences(situation)`: a run of events, each drawn for the situation that the
+  events before it produced (the official interpreter is run as they are drawn).
+* `scenarios(...)`: a `Scenario`: a situation, a run of events and a seed.
+
+Ids: games `main`, `sub1`, `sub2`, ...; cards `c<n>`; creating cards or abilities
+`creator<n>`; other objects `tok<n>`, `cop<n>`, `emb<n>`, `abi<n>`, `eff<n>`; waiting
+triggers `waiting<n>`; players `Ann`, `Bob`, `Cid`, `Dee` in seat order.
+
+Realism over variety where the two disagree: cards in a library, hand or graveyard are
+their owner's (CR 400.3); nontraditional cards are never put into a library (CR 108.2a)
+and only into their own kind of supplementary deck (CR 100.2d); tokens stay on the
+battlefield, copies and abilities on the stack (CR 111.7); a card is brought into a game
+only by its owner (as every "outside the game" card of the rulings says: "a card you
+own"), a nontraditional one only into the command zone. Events that go against these are
+left to dedicated tests.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Final
+
+from hypothesis import strategies as st
+
+from .choices import SeededChooser
+from .errors import IllegalEvent
+from .events import Event, check_event
+from .interpreter import Interpreter
+from .objects import DECK_OF, PLAYER_ZONES, ZoneRef
+from .scenario import SCHEMA, Scenario, parse_scenario
+from .state import Game, Situation
+
+__all__ = [
+    "PLAYER_NAMES",
+    "event_sequences",
+    "events",
+    "scenario_tables",
+    "scenarios",
+    "situations",
+]
+
+PLAYER_NAMES: Final = ("Ann", "Bob", "Cid", "Dee")
+_NAMED_VARIANTS: Final = ("commander", "vanguard", "planechase", "archenemy", "limited-range")
+_COUNTER_KINDS: Final = ("poison", "energy", "experience", "rad")
+_CREATORS: Final = ("Shahrazad", "Enter the Dungeon", "The Countdown Is at One")
+_CARD_NAMES: Final = ("Grizzly Bears", "Island", "Living Wish", "Karn Liberated", "Swamp",
+                      "Gravecrawler", "Burning Wish", "Shahrazad", "Llanowar Elves")
+_SUPPLEMENTARY_KINDS: Final = tuple(DECK_OF)
+
+
+def _coin(draw: st.DrawFn) -> bool:
+    """A fair coin (typed as bool, for conditions that mix lists and draws)."""
+    return bool(draw(st.booleans()))
+
+
+def _types_for(variants: list[str], nontraditional: bool) -> list[str]:
+    """The card types a game with these variants can hold (traditional first)."""
+    types = ["traditional"]
+    if not nontraditional:
+        return types
+    if "planechase" in variants:
+        types += ["plane", "phenomenon"]
+    if "archenemy" in variants:
+        types.append("scheme")
+    if "vanguard" in variants:
+        types.append("vanguard")
+    types += ["attraction", "contraption", "conspiracy", "dungeon"]
+    return types
+
+
+def _places(draw: st.DrawFn, ctype: str, owner: str, games: list[dict[str, Any]]) -> str:
+    """A zone path where a card of this type and owner may be (CR 400.3, 108.2a)."""
+    homes = [g for g in games if owner in g["players"]]
+    if not homes or draw(st.integers(0, 9)) == 0:
+        return f"outside/{owner}"
+    game = draw(st.sampled_from(homes))["id"]
+    if ctype == "traditional":
+        kind = draw(st.sampled_from(("library", "library", "library", "hand", "graveyard",
+                                     "battlefield", "battlefield", "stack", "exile")))
+        return f"{game}/{kind}/{owner}" if kind in PLAYER_ZONES else f"{game}/{kind}"
+    if ctype in _SUPPLEMENTARY_KINDS:
+        options = [f"{game}/deck/{owner}/{DECK_OF[ctype]}", f"{game}/deck/{owner}/{DECK_OF[ctype]}",
+                   f"{game}/exile"]
+        options.append(f"{game}/battlefield" if ctype in ("attraction", "contraption")
+                       else f"{game}/command")
+        return draw(st.sampled_from(options))
+    return draw(st.sampled_from((f"{game}/command", f"{game}/command", f"{game}/exile")))
+
+
+@st.composite
+def scenario_tables(draw: st.DrawFn, max_players: int = 4, max_cards: int = 12,
+                    max_depth: int = 3, variants: bool = True) -> dict[str, Any]:
+    """Scenario data for a valid situation (no events).
+
+    `max_players` (2-4) bounds the players; `max_cards` the cards (besides the cards that
+    created the subgames); `max_depth` the number of nested subgames below the outermost
+    game (0: a single game); `variants` allows Commander, Vanguard, Planechase, Archenemy,
+    limited range of influence and nontraditional cards.
+    """
+    n = draw(st.integers(2, max(2, min(max_players, len(PLAYER_NAMES)))))
+    players = list(PLAYER_NAMES[:n])
+    chosen = (draw(st.lists(st.sampled_from(_NAMED_VARIANTS), unique=True, max_size=3))
+              if variants else [])
+    depth = draw(st.integers(0, max(0, max_depth)))
+    games: list[dict[str, Any]] = []
+    cards: list[dict[str, Any]] = []
+    objects: list[dict[str, Any]] = []
+    serial = 0
+
+    def next_id(prefix: str) -> str:
+        nonlocal serial
+        serial += 1
+        return f"{prefix}{serial}"
+
+    # The chain of games; a player who left a game is in no game below it (CR 800.4a).
+    in_game = list(players)
+    for level in range(depth + 1):
+        gid = "main" if level == 0 else f"sub{level}"
+        left: list[str] = []
+        if len(in_game) > 1 and draw(st.integers(0, 5)) == 0:
+            leaver = draw(st.sampled_from(in_game))
+            in_game = [p for p in in_game if p != leaver]
+            left.append(leaver)
+        g: dict[str, Any] = {"id": gid}
+        if in_game != players:
+            g["players"] = list(in_game)
+        if left:
+            g["left"] = left
+        if chosen:
+            g["variants"] = list(chosen)
+        if "limited-range" in chosen:
+            g["range-of-influence"] = draw(st.integers(1, 2))
+        if draw(st.booleans()):
+            g["starting-player"] = draw(st.sampled_from(in_game))
+        if level > 0:
+            parent = games[-1]
+            g["parent"] = parent["id"]
+            # The creating spell (a card) or ability waits on its main game's stack (728.5).
+            caster = draw(st.sampled_from(parent.get("players", players)))
+            creator = next_id("creator")
+            if draw(st.booleans()):
+                cards.append({"id": creator, "name": draw(st.sampled_from(_CREATORS)),
+                              "owner": caster, "at": f"{parent['id']}/stack"})
+            else:
+                objects.append({"id": creator, "kind": "ability", "controller": caster,
+                                "name": "Shahrazad (creating effect)",
+                                "at": f"{parent['id']}/stack"})
+            g["created-by"] = creator
+        games.append(g)
+    for g in games:
+        g.setdefault("players", list(players))
+
+    # Cards.
+    types = _types_for(chosen, variants)
+    commanders: dict[str, str] = {}
+    for _ in range(draw(st.integers(0, max(0, max_cards)))):
+        owner = draw(st.sampled_from(players))
+        ctype = draw(st.sampled_from(types)) if draw(st.integers(0, 2)) == 0 else "traditional"
+        cid = next_id("c")
+        card: dict[str, Any] = {"id": cid, "owner": owner}
+        if draw(st.integers(0, 2)) == 0:
+            card["name"] = draw(st.sampled_from(_CARD_NAMES))
+        if ctype != "traditional":
+            card["type"] = ctype
+        homes = [g for g in games if owner in g["players"]]
+        if ("commander" in chosen and ctype == "traditional" and owner not in commanders
+                and homes and _coin(draw)):
+            commanders[owner] = cid
+            card["commander"] = True
+            game = draw(st.sampled_from(homes))["id"]
+            at = draw(st.sampled_from((f"{game}/command", f"{game}/command",
+                                       f"{game}/battlefield", f"{game}/graveyard/{owner}")))
+        else:
+            at = _places(draw, ctype, owner, games)
+        card["at"] = at
+        zone_game = at.split("/")[0]
+        game_table = next((g for g in games if g["id"] == zone_game), None)
+        if "/deck/" in at and draw(st.integers(0, 3)) != 0:
+            card["face"] = "down"
+        if at.endswith("/battlefield"):
+            controller = draw(st.sampled_from(game_table["players"])) if game_table else owner
+            if controller != owner:
+                card["controller"] = controller
+            if draw(st.integers(0, 3)) == 0:
+                card["phased"] = "out"
+            if draw(st.integers(0, 5)) == 0:
+                card["face"] = "down"
+            if draw(st.integers(0, 2)) == 0:
+                card["counters"] = {"+1/+1": draw(st.integers(1, 3))}
+            if draw(st.integers(0, 2)) == 0:
+                card["triggers"] = ["leaves-zone"]
+        # A supplementary card in a subgame began it in its deck (728.2a), most of the time;
+        # the rest were brought in from elsewhere.
+        if (game_table is not None and "parent" in game_table and ctype in _SUPPLEMENTARY_KINDS
+                and draw(st.integers(0, 3)) != 0):
+            game_table.setdefault("began-in-deck", {})[cid] = DECK_OF[ctype]
+        cards.append(card)
+
+    # Tokens, copies, emblems, abilities and effects, each in the game that made it.
+    homes_of = {"token": "battlefield", "copy": "stack", "emblem": "command",
+                "ability": "stack", "effect": "effects"}
+    effects_by_game: dict[str, list[str]] = {}
+    for _ in range(draw(st.integers(0, 4))):
+        kind = draw(st.sampled_from(tuple(homes_of)))
+        game = draw(st.sampled_from(games))
+        oid = next_id(kind[:3])
+        o: dict[str, Any] = {"id": oid, "kind": kind,
+                             "controller": draw(st.sampled_from(game["players"])),
+                             "at": f"{game['id']}/{homes_of[kind]}"}
+        if kind == "token":
+            if draw(st.integers(0, 3)) == 0:
+                o["phased"] = "out"
+            if draw(st.integers(0, 2)) == 0:
+                o["triggers"] = ["leaves-zone"]
+            if draw(st.integers(0, 2)) == 0:
+                o["counters"] = {"+1/+1": draw(st.integers(1, 2))}
+        if kind == "effect":
+            effects_by_game.setdefault(game["id"], []).append(oid)
+        objects.append(o)
+
+    data: dict[str, Any] = {"schema": SCHEMA, "players": players, "game": games}
+    if cards:
+        data["card"] = cards
+    if objects:
+        data["object"] = objects
+
+    # Effects already acting on things of their own game (CR 728.1b).
+    player_effects: list[dict[str, str]] = []
+    for gid, effect_ids in effects_by_game.items():
+        targets = [t for t in [*cards, *objects] if t["at"].split("/")[0] == gid
+                   and t.get("kind") != "effect"]
+        for eid in effect_ids:
+            if targets and _coin(draw):
+                target = draw(st.sampled_from(targets))
+                target.setdefault("affected-by", []).append(eid)
+            game_players = next(g["players"] for g in games if g["id"] == gid)
+            if draw(st.integers(0, 2)) == 0:
+                player_effects.append({"player": draw(st.sampled_from(game_players)),
+                                       "effect": eid})
+    if player_effects:
+        data["player-effect"] = player_effects
+
+    # Counters on players, kept per game (CR 728.4b).
+    counters: list[dict[str, Any]] = []
+    for g in games:
+        for p in g["players"]:
+            if draw(st.integers(0, 2)) == 0:
+                counters.append({"game": g["id"], "player": p,
+                                 "kind": draw(st.sampled_from(_COUNTER_KINDS)),
+                                 "count": draw(st.integers(1, 9))})
+    if counters:
+        data["player-counter"] = counters
+
+    # Abilities of a main game that triggered on a card brought into its subgame (728.4a).
+    for upper, lower in zip(games, games[1:], strict=False):
+        watchers = [t["id"] for t in [*cards, *objects] if t["at"] == f"{upper['id']}/battlefield"
+                    and t.get("triggers")]
+        brought = [c["id"] for c in cards if c["at"].split("/")[0] == lower["id"]]
+        if watchers and brought and _coin(draw):
+            card_id = draw(st.sampled_from(brought))
+            owner = next(c["owner"] for c in cards if c["id"] == card_id)
+            upper["trigger"] = [{"id": next_id("waiting"), "source": draw(st.sampled_from(watchers)),
+                                 "card": card_id, "left": f"{upper['id']}/graveyard/{owner}"}]
+    # Other per-game records that a restart must not carry over.
+    for g in games:
+        if commanders and draw(st.integers(0, 2)) == 0:
+            g["commander-tax"] = {draw(st.sampled_from(sorted(commanders.values()))): 2}
+            g["commander-damage"] = {draw(st.sampled_from(g["players"])): draw(st.integers(1, 20))}
+        if draw(st.integers(0, 4)) == 0:
+            g["designations"] = {"monarch": draw(st.sampled_from(g["players"]))}
+    if draw(st.integers(0, 4)) == 0:
+        data["ended"] = [{"id": "earlier", "result": "win",
+                          "winners": [draw(st.sampled_from(players))], "players": players}]
+    return data
+
+
+def _read(data: dict[str, Any]) -> Situation:
+    return parse_scenario(json.dumps(data), file="generated.json").situation
+
+
+def situations(max_players: int = 4, max_cards: int = 12, max_depth: int = 3,
+               variants: bool = True) -> st.SearchStrategy[Situation]:
+    """Valid situations (`model.wellformed.problems` is empty), read from `scenario_tables`."""
+    return scenario_tables(max_players, max_cards, max_depth, variants).map(_read)
+
+
+# ---- events -------------------------------------------------------------------------------
+
+
+def _event(data: dict[str, Any]) -> Event:
+    event, problem = check_event(data)
+    if event is None:  # pragma: no cover - a bug of this module
+        raise AssertionError(f"strategies made a malformed event {data}: {problem}")
+    return event
+
+
+def _in_game(s: Situation, game_id: str) -> list[str]:
+    return [o for z, ids in s.zones.items() if z.game == game_id for o in ids]
+
+
+def _card_destinations(s: Situation, game: Game, card_id: str) -> list[str]:
+    """Zones of the active game where a card may be moved (CR 400.3, 108.2a)."""
+    card = s.objects[card_id]
+    gid, owner = game.id, card.owner
+    mine = owner in game.players
+    if card.traditional:
+        out = [f"{gid}/battlefield", f"{gid}/stack", f"{gid}/exile"]
+        if mine:
+            out += [f"{gid}/library/{owner}", f"{gid}/hand/{owner}", f"{gid}/graveyard/{owner}"]
+        if card.commander:
+            out.append(f"{gid}/command")
+    else:
+        out = [f"{gid}/command", f"{gid}/exile"]
+        if card.card_type in ("attraction", "contraption"):
+            out.append(f"{gid}/battlefield")
+        if card.card_type in DECK_OF and mine:
+            out.append(f"{gid}/deck/{owner}/{DECK_OF[card.card_type]}")
+    return out
+
+
+@st.composite
+def events(draw: st.DrawFn, situation: Situation) -> Event:
+    """One event for `situation`, legal or nearly so.
+
+    Rule-defined events (start-subgame, end-subgame, restart, bring-in, affect) come about
+    half the time, in-game actions (move, create, counter, phase, turn, leave) the rest.
+    An end-subgame is also drawn when the outermost game is active, where it is illegal.
+    """
+    s = situation
+    active = s.active_game()
+    gid, players = active.id, list(active.players) or list(s.players)
+    here = _in_game(s, gid)
+    cards = [o for o in here if s.objects[o].is_card]
+    permanents = [o for o in here if s.where[o].kind == "battlefield"]
+    effects = [o for o in here if s.objects[o].kind == "effect"]
+    ancestors = s.ancestors(gid)
+    bringable = [c.id for c in s.cards()
+                 if c.owner in active.players and not c.phased_out
+                 and (s.where[c.id].is_outside or s.where[c.id].game in ancestors)]
+    kinds = ["start-subgame", "end-subgame", "end-subgame", "restart", "counter", "create"]
+    if bringable:
+        kinds += ["bring-in", "bring-in"]
+    if cards:
+        kinds += ["move", "move", "turn"]
+    if permanents:
+        kinds += ["phase"]
+    if effects:
+        kinds += ["affect"]
+    if len(active.players) > 1:
+        kinds += ["leave"]
+    kind = draw(st.sampled_from(kinds))
+    d: dict[str, Any] = {"do": kind}
+    if kind == "start-subgame":
+        d["by"] = draw(st.sampled_from(players))
+        spells = [o for o in s.zones.get(ZoneRef(gid, "stack"), []) if s.objects[o].is_card]
+        if spells and _coin(draw):
+            d["via"] = draw(st.sampled_from(spells))
+        else:
+            d["card"] = draw(st.sampled_from(_CREATORS))
+    elif kind == "end-subgame":
+        how = draw(st.sampled_from(("winner", "winner", "draw", "none")))
+        if how == "winner":
+            d["winner"] = [draw(st.sampled_from(players))]
+        elif how == "draw":
+            d["draw"] = True
+    elif kind == "restart":
+        d["controller"] = draw(st.sampled_from(players))
+        exiled = [c for c in cards if s.where[c].kind == "exile"]
+        pool = exiled if exiled and _coin(draw) else cards
+        if pool and _coin(draw):
+            d["exempt"] = draw(st.lists(st.sampled_from(pool), unique=True, min_size=1,
+                                        max_size=3))
+            if draw(st.booleans()):
+                d["then"] = "battlefield"
+    elif kind == "bring-in":
+        card_id = draw(st.sampled_from(bringable))
+        card = s.objects[card_id]
+        d["card"] = card_id
+        if card.traditional:
+            d["to"] = draw(st.sampled_from(("hand", "hand", "battlefield", "graveyard",
+                                            "library", "exile")))
+        elif draw(st.booleans()):
+            d["to"] = "command"  # a nontraditional card comes only into the command zone
+        if draw(st.booleans()):
+            d["by"] = card.owner
+    elif kind == "move":
+        card_id = draw(st.sampled_from(cards))
+        d["object"] = card_id
+        options = _card_destinations(s, active, card_id)
+        if draw(st.integers(0, 9)) == 0:
+            options = [f"outside/{s.objects[card_id].owner}"]
+        d["to"] = draw(st.sampled_from(options))
+        if draw(st.integers(0, 2)) == 0:
+            d["position"] = "bottom"
+    elif kind == "create":
+        what = draw(st.sampled_from(("token", "token", "emblem", "effect", "ability", "copy")))
+        d.update(kind=what, controller=draw(st.sampled_from(players)))
+        if what == "token" and _coin(draw):
+            d["triggers"] = ["leaves-zone"]
+        if what == "copy":
+            spells = s.zones.get(ZoneRef(gid, "stack"), [])
+            if spells and _coin(draw):
+                d["copy-of"] = draw(st.sampled_from(spells))
+    elif kind == "counter":
+        targets_obj = permanents if permanents and draw(st.integers(0, 2)) == 0 else []
+        if targets_obj:
+            d["object"] = draw(st.sampled_from(targets_obj))
+            d["kind"] = "+1/+1"
+        else:
+            d["player"] = draw(st.sampled_from(players))
+            d["kind"] = draw(st.sampled_from(_COUNTER_KINDS))
+        d["add"] = draw(st.integers(-2, 3))
+    elif kind == "phase":
+        d["object"] = draw(st.sampled_from(permanents))
+        d["out"] = draw(st.booleans())
+    elif kind == "turn":
+        d["object"] = draw(st.sampled_from(cards))
+        d["face"] = draw(st.sampled_from(("up", "down")))
+    elif kind == "leave":
+        d["player"] = draw(st.sampled_from(players))
+    elif kind == "affect":
+        d["effect"] = draw(st.sampled_from(effects))
+        others = [o for o in here if o not in effects]
+        if others and _coin(draw):
+            d["object"] = draw(st.sampled_from(others))
+        else:
+            d["player"] = draw(st.sampled_from(players))
+    return _event(d)
+
+
+@st.composite
+def event_sequences(draw: st.DrawFn, situation: Situation, min_size: int = 1,
+                    max_size: int = 6) -> list[Event]:
+    """A run of events, each drawn from `events` for the situation the run has reached.
+
+    The official interpreter (seed 0) runs each event as it is drawn; an event it refuses
+    with `IllegalEvent` stays in the run (a replay must refuse it too) and changes nothing.
+    """
+    interpreter = Interpreter(chooser=SeededChooser(0))
+    state = situation
+    out: list[Event] = []
+    for _ in range(draw(st.integers(min_size, max_size))):
+        event = draw(events(state))
+        out.append(event)
+        try:
+            state = interpreter.step(state, event).situation
+        except IllegalEvent:
+            pass
+    return out
+
+
+@st.composite
+def scenarios(draw: st.DrawFn, max_players: int = 4, max_cards: int = 12, max_depth: int = 3,
+              variants: bool = True, max_events: int = 6) -> Scenario:
+    """A scenario: a valid situation, a run of events for it and a seed."""
+    data = draw(scenario_tables(max_players, max_cards, max_depth, variants))
+    situation = _read(data)
+    run = draw(event_sequences(situation, 0, max_events))
+    seed = draw(st.integers(0, 2**16))
+    return Scenario(situation, run, title="generated", seed=seed, file="generated.toml")

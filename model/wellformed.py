@@ -1,0 +1,307 @@
+"""Structural well-formedness of a concrete situation: the "Structure" invariants, checked.
+
+`problems(situation)` lists every structural fault of a situation, one line each, with the
+rule of the Comprehensive Rules (CR) that the fault goes against. An empty list means:
+
+* every object is in exactly one zone: the `where` index and the zones' contents agree, no
+  object is listed twice and every listed id is an object (CR 109.1, 400.1);
+* every zone belongs to a live game, or is a player's "outside the game" (CR 400.11, 728.5,
+  726.1); a player's library, hand, graveyard and supplementary decks belong to a player of
+  their game (CR 400.1), and cards there are that player's own (CR 400.3);
+* the live games form one chain under one outermost game (only the active game can start a
+  subgame, CR 728.1a, 728.6): parents exist, no cycle, exactly one game is "active" and it
+  is the deepest, every ancestor is "suspended";
+* tokens, copies, emblems, abilities and effects are in the game that made them and never
+  outside any game (CR 728.1b, 728.5, 726.1, 111.7);
+* no nontraditional card is in a library (CR 108.2a); a phased-out object is a permanent on
+  the battlefield (CR 702.26b); every owner is a player (CR 108.3);
+* players' counters are kept only for live games and for players of them (CR 728.4b).
+
+`card_census(situation)` maps every card to its owner: two censuses are equal exactly when
+no card was lost, none was created and no owner changed (CR 108.3, 726.2, 728.5).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from .objects import (
+    CARD_TYPES,
+    DECK_OF,
+    NONCARD_ZONES,
+    OBJECT_KINDS,
+    PLAYER_ZONES,
+    SHARED_ZONES,
+    SUPPLEMENTARY_DECKS,
+    TRADITIONAL,
+    ZoneRef,
+)
+from .state import Situation
+
+__all__ = ["card_census", "is_wellformed", "problems"]
+
+
+def card_census(situation: Situation) -> dict[str, str]:
+    """Every card of the situation (in a game or outside every game) mapped to its owner."""
+    return {obj.id: obj.owner for obj in situation.objects.values() if obj.is_card}
+
+
+def is_wellformed(situation: Situation) -> bool:
+    """True when `problems(situation)` is empty."""
+    return not problems(situation)
+
+
+def problems(situation: Situation) -> list[str]:
+    """Every structural fault of `situation`, one line each, with its CR citation."""
+    out: list[str] = []
+    out.extend(_game_problems(situation))
+    out.extend(_zone_problems(situation))
+    out.extend(_place_problems(situation))
+    out.extend(_object_problems(situation))
+    out.extend(_counter_problems(situation))
+    return out
+
+
+# ---- games ------------------------------------------------------------------------------
+
+
+def _game_problems(s: Situation) -> list[str]:
+    out: list[str] = []
+    if len(set(s.players)) != len(s.players):
+        out.append(f"a player is named twice among {', '.join(s.players)} (CR 102.1)")
+    if not s.games:
+        return [*out, "there is no live game (CR 728.1a: exactly one game is active)"]
+    for key, game in s.games.items():
+        if key != game.id:
+            out.append(f"game {game.id} is filed under the id {key!r}")
+        strangers = [p for p in game.players if p not in s.players]
+        if strangers:
+            out.append(f"game {game.id} has players who are not players of the situation: "
+                       f"{', '.join(strangers)} (CR 102.1)")
+        if len(set(game.players)) != len(game.players):
+            out.append(f"game {game.id} lists a player twice (CR 102.1)")
+        if game.status not in ("active", "suspended"):
+            out.append(f"game {game.id} has status {game.status!r}; a live game is active or "
+                       "suspended, an ended game is no longer live (CR 728.1a, 726.1)")
+        if game.parent is not None and game.parent not in s.games:
+            out.append(f"game {game.id} has main game {game.parent!r}, which is not a live "
+                       "game (CR 728.1a)")
+        if game.parent == game.id:
+            out.append(f"game {game.id} is its own main game (CR 728.1a)")
+    roots = [g.id for g in s.games.values() if g.parent is None]
+    if len(roots) != 1:
+        out.append(f"the games must have exactly one outermost game; found {len(roots)}"
+                   + (f": {', '.join(roots)}" if roots else "") + " (CR 728.1a, 728.6)")
+    children: dict[str, list[str]] = {}
+    for game in s.games.values():
+        if game.parent is not None:
+            children.setdefault(game.parent, []).append(game.id)
+    for parent, kids in children.items():
+        if len(kids) > 1:
+            out.append(f"game {parent} has {len(kids)} subgames at once ({', '.join(kids)}); only "
+                       "the active game can start a subgame (CR 728.1a, 728.6)")
+    cyclic = _in_cycle(s)
+    if cyclic:
+        out.append(f"the main-game links form a cycle through {', '.join(cyclic)} (CR 728.6)")
+    actives = [g.id for g in s.games.values() if g.status == "active"]
+    if len(actives) != 1:
+        out.append(f"exactly one game must be active; found {len(actives)}"
+                   + (f": {', '.join(actives)}" if actives else "") + " (CR 728.1a)")
+    if len(roots) == 1 and not cyclic:
+        deepest = max(s.games.values(), key=lambda g: len(_ancestors(s, g.id)))
+        if deepest.status != "active":
+            out.append(f"game {deepest.id} is the deepest subgame but is {deepest.status}; the "
+                       "game that runs is the deepest one (CR 728.1a)")
+        for gid in _ancestors(s, deepest.id):
+            if s.games[gid].status == "active":
+                out.append(f"game {gid} is active while its subgame {deepest.id} exists "
+                           "(CR 728.1a: the main game is discontinued until its subgame ends)")
+    return out
+
+
+def _ancestors(s: Situation, game_id: str) -> list[str]:
+    """The games above `game_id`, nearest first; stops at a missing parent or a cycle."""
+    out: list[str] = []
+    parent = s.games[game_id].parent
+    while parent is not None and parent in s.games and parent not in out and parent != game_id:
+        out.append(parent)
+        parent = s.games[parent].parent
+    return out
+
+
+def _in_cycle(s: Situation) -> list[str]:
+    cyclic: set[str] = set()
+    for start in s.games:
+        seen: list[str] = []
+        here: str | None = start
+        while here is not None and here in s.games and here not in seen:
+            seen.append(here)
+            here = s.games[here].parent
+        if here is not None and here in seen:
+            cyclic.update(seen[seen.index(here):])
+    return sorted(cyclic)
+
+
+# ---- zones ------------------------------------------------------------------------------
+
+
+def _zone_problems(s: Situation) -> list[str]:
+    out: list[str] = []
+    for zone in s.zones:
+        if zone.is_outside:
+            if zone.game is not None or zone.deck is not None:
+                out.append(f"outside zone {zone} names a game or a deck; outside the game is no "
+                           "game's zone (CR 400.11)")
+            if zone.player not in s.players:
+                out.append(f"outside zone {zone} belongs to {zone.player!r}, who is not a player "
+                           "(CR 400.11)")
+            continue
+        if zone.game is None:
+            out.append(f"zone {zone} belongs to no game (CR 400.1)")
+            continue
+        if zone.game not in s.games:
+            out.append(f"zone {zone} belongs to {zone.game}, which is not a live game (CR 728.5, "
+                       "726.1: the zones of an ended game cease to exist)")
+            continue
+        game = s.games[zone.game]
+        if zone.kind in PLAYER_ZONES or zone.kind == "deck":
+            if zone.player is None:
+                out.append(f"zone {zone} is a {zone.kind} without a player (CR 400.1)")
+            elif zone.player not in game.players:
+                out.append(f"zone {zone} belongs to {zone.player}, who is not a player in "
+                           f"{game.id} (CR 400.1, 800.4a)")
+            if zone.kind == "deck" and zone.deck not in SUPPLEMENTARY_DECKS:
+                out.append(f"zone {zone} names no supplementary deck (CR 100.2d)")
+            if zone.kind != "deck" and zone.deck is not None:
+                out.append(f"zone {zone} names a deck but is a {zone.kind} (CR 400.1)")
+        elif zone.kind in SHARED_ZONES:
+            if zone.player is not None or zone.deck is not None:
+                out.append(f"zone {zone} is shared by all players and names no player "
+                           "(CR 400.1)")
+        else:
+            out.append(f"zone {zone} is of no known kind {zone.kind!r} (CR 400.1)")
+    return out
+
+
+# ---- places: the where index against the zones' contents ---------------------------------
+
+
+def _place_problems(s: Situation) -> list[str]:
+    out: list[str] = []
+    listed: dict[str, list[ZoneRef]] = {}
+    for zone, contents in s.zones.items():
+        counts = Counter(contents)
+        for obj_id, n in counts.items():
+            if n > 1:
+                out.append(f"{zone} lists {obj_id} {n} times (CR 400.1: an object is in one "
+                           "place)")
+            listed.setdefault(obj_id, []).append(zone)
+            if obj_id not in s.objects:
+                out.append(f"{zone} lists {obj_id}, which is no object of the situation "
+                           "(CR 109.1)")
+    for obj_id, zones in listed.items():
+        if len(zones) > 1:
+            shown = " and ".join(str(z) for z in sorted(zones, key=ZoneRef.sort_key))
+            out.append(f"{obj_id} is in {len(zones)} zones at once: {shown} (CR 400.1)")
+    for obj_id in s.objects:
+        here = s.where.get(obj_id)
+        zones = listed.get(obj_id, [])
+        if here is None:
+            if not zones:
+                out.append(f"{obj_id} is in no zone and not outside the game (CR 400.1, "
+                           "400.11)")
+            else:
+                out.append(f"{obj_id} is listed in {zones[0]} but the where-index has no entry "
+                           "for it")
+        elif here not in s.zones:
+            out.append(f"{obj_id} is said to be in {here}, which does not exist (CR 400.1)")
+        elif obj_id not in s.zones[here]:
+            out.append(f"{obj_id} is said to be in {here} but is not listed there (CR 400.1)")
+    for obj_id in s.where:
+        if obj_id not in s.objects:
+            out.append(f"the where-index places {obj_id}, which is no object of the situation "
+                       "(CR 109.1)")
+    return out
+
+
+# ---- objects ----------------------------------------------------------------------------
+
+
+def _object_problems(s: Situation) -> list[str]:
+    out: list[str] = []
+    for key, obj in s.objects.items():
+        if key != obj.id:
+            out.append(f"object {obj.id} is filed under the id {key!r}")
+        if obj.kind not in OBJECT_KINDS:
+            out.append(f"{obj.id} is of no known kind {obj.kind!r} (CR 109.1)")
+        if obj.owner not in s.players:
+            out.append(f"{obj.id} is owned by {obj.owner!r}, who is not a player (CR 108.3)")
+        here = s.where.get(obj.id)
+        if obj.is_card:
+            if obj.card_type not in CARD_TYPES:
+                out.append(f"card {obj.id} is of no known type {obj.card_type!r} (CR 108.2a)")
+            if here is None:
+                continue
+            if here.is_outside and here.player != obj.owner:
+                out.append(f"card {obj.id} of {obj.owner} is outside the game among "
+                           f"{here.player}'s cards (CR 108.3, 400.11)")
+            if here.kind == "library" and obj.card_type != TRADITIONAL:
+                out.append(f"nontraditional card {obj.id} ({obj.card_type}) is in {here}; "
+                           "nontraditional cards are not in players' decks (CR 108.2a)")
+            if here.kind == "deck" and here.deck != DECK_OF.get(obj.card_type):
+                out.append(f"card {obj.id} ({obj.card_type}) is in {here}, which is not its "
+                           "supplementary deck (CR 100.2d, 108.2a)")
+            if obj.commander and obj.card_type != TRADITIONAL:
+                out.append(f"card {obj.id} is a {obj.card_type} card marked as a commander; a "
+                           "commander is a traditional card (CR 903.3)")
+            if here.kind in PLAYER_ZONES and here.player is not None and here.player != obj.owner:
+                out.append(f"card {obj.id} of {obj.owner} is in {here}, another player's "
+                           f"{here.kind} (CR 400.3)")
+        else:
+            if obj.commander:
+                out.append(f"{obj.kind} {obj.id} is marked as a commander; a commander is a card "
+                           "(CR 903.3)")
+            if here is None:
+                continue
+            if here.is_outside:
+                out.append(f"{obj.kind} {obj.id} is outside the game; only cards can be "
+                           "(CR 400.11, 111.7)")
+                continue
+            if obj.game_of_origin is None:
+                out.append(f"{obj.kind} {obj.id} in {here} does not say which game made it "
+                           "(CR 728.1b)")
+            elif here.game != obj.game_of_origin:
+                out.append(f"{obj.kind} {obj.id} was made in {obj.game_of_origin} but is in "
+                           f"{here}; it exists only in its own game (CR 728.1b, 728.5, 726.1)")
+            allowed = NONCARD_ZONES.get(obj.kind)
+            if allowed is not None and here.kind not in allowed:
+                out.append(f"{obj.kind} {obj.id} is in {here}; an {obj.kind} exists only in "
+                           f"{' or '.join(allowed)} (CR 111.7, 114.1, 704.5d-e)")
+        if obj.phased_out and here is not None and here.kind != "battlefield":
+            out.append(f"{obj.id} is phased out in {here}; only permanents phase (CR 702.26b)")
+    return out
+
+
+# ---- counters on players ------------------------------------------------------------------
+
+
+def _counter_problems(s: Situation) -> list[str]:
+    out: list[str] = []
+    for (game_id, player), counters in s.player_counters.items():
+        if game_id not in s.games:
+            if counters:
+                out.append(f"{player}'s counters are kept for {game_id}, which is not a live "
+                           "game (CR 728.4b: counters of a subgame cease to exist at its end)")
+            else:
+                out.append(f"{player} has an (empty) counter record for {game_id}, which is not "
+                           "a live game (CR 728.4b)")
+            continue
+        game = s.games[game_id]
+        if player not in game.players and player not in game.left:
+            out.append(f"{player} has counters in {game_id} without being a player there "
+                       "(CR 122.1, 728.4b)")
+        for kind, n in counters.items():
+            if not isinstance(n, int) or isinstance(n, bool) or n <= 0:
+                out.append(f"{player} has {n!r} {kind} counters in {game_id}; a count is a "
+                           "positive number (CR 122.1)")
+    return out

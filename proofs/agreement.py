@@ -1,0 +1,184 @@
+"""The two readings checked against each other on explicit situations.
+
+For a concrete situation and one event, the interpreter gives the situation after it and
+the concrete reading of each invariant gives a truth value. The SMT reading is asked the
+same question: a finite universe with one element per object, player and game of the
+situation (and spare ones for what the event creates), the symbolic pre-state fixed to the
+concrete one, the event's parameters fixed to the concrete ones. The two agree on an
+invariant when z3 finds that no symbolic run gives it the other truth value.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import z3
+
+from invariants.catalog import CATALOG, Invariant
+from invariants.concrete import NOBODY, NOGAME, NOOBJ, Binding, Evaluator, _game_value, _object_value
+from invariants.lang import ATTRIBUTES
+from model.events import Event
+from model.interpreter import Interpreter
+from model.objects import GameObject, ZoneRef
+from model.rulebook import Rulebook
+from model.state import Situation
+
+from .counterexample import binding_of
+from .encode import encode_event
+from .symbolic import TermEncoder, Universe
+
+SPARE = 3
+
+
+@dataclass
+class Disagreement:
+    invariant: str
+    event: str
+    concrete: bool
+    detail: str
+
+
+def _names(pre: Situation, post: Situation) -> dict[str, list[str]]:
+    objs: set[str] = set()
+    games: set[str] = set()
+    for s in (pre, post):
+        objs |= set(s.objects)
+        games |= set(s.games) | {e.id for e in s.ended}
+        for g in s.games.values():
+            objs |= {t.id for t in g.pending_triggers} | set(g.resolved)
+            objs |= set(g.began_in_deck)
+            if g.created_by:
+                objs.add(g.created_by)
+    return {"obj": sorted(objs), "player": sorted(set(pre.players)), "game": sorted(games)}
+
+
+def check(rulebook: Rulebook, situation: Situation, event: Event,
+          invariants: list[Invariant] | None = None, timeout: float = 10.0) -> list[Disagreement]:
+    """Where the concrete and the SMT readings of the invariants disagree on this event."""
+    situation, event = with_creator(situation, event)
+    outcome = Interpreter(rulebook).run(situation, [event])
+    post = outcome.situation
+    binding = binding_of(outcome)
+    names = _names(situation, post)
+    # Only the pre-state is pinned: what the event creates takes spare elements.
+    pre_names = {k: [n for n in v if k != "obj" or n in _names(situation, situation)["obj"]]
+                 for k, v in names.items()}
+    pre_names["game"] = [g for g in names["game"] if g in situation.games
+                         or any(e.id == g for e in situation.ended)]
+    size = max(len(v) for v in pre_names.values()) + SPARE
+    universe = Universe(size)
+    u = universe
+    t = encode_event(rulebook, event.kind, universe)
+    element: dict[str, dict[str, Any]] = {}
+    for sort, sentinel in (("obj", NOOBJ), ("player", NOBODY), ("game", NOGAME)):
+        element[sort] = {name: u.elements[sort][i] for i, name in enumerate(pre_names[sort])}
+        element[sort][sentinel] = u.sentinel(sort)
+    spare = {sort: [e for e in u.elements[sort][:-1] if all(
+        not e.eq(x) for x in element[sort].values())] for sort in element}
+    ghost = {sort: [f"<spare {sort} {i}>" for i in range(len(spare[sort]))] for sort in spare}
+    for sort in spare:
+        for name, e in zip(ghost[sort], spare[sort], strict=True):
+            element[sort][name] = e
+    solver = z3.Solver(ctx=u.ctx)
+    solver.set(timeout=int(timeout * 1000))
+    solver.add(*t.constraints)
+    ctx = u.ctx
+
+    def value(sort: str, v: Any) -> Any:
+        if sort == "bool":
+            return z3.BoolVal(bool(v), ctx)
+        if sort == "int":
+            return z3.IntVal(int(v), ctx)
+        if sort in ("obj", "player", "game"):
+            return element[sort][v] if v in element[sort] else None
+        return u.enum(sort, str(v))
+
+    for attribute, (arg_sorts, sort) in ATTRIBUTES.items():
+        if attribute == "library_size" and u.bound is not None:
+            continue  # counted from the objects
+        domains = [list(element[a]) for a in arg_sorts]
+        combos: list[list[str]] = [[]]
+        for d in domains:
+            combos = [c + [x] for c in combos for x in d]
+        for args in combos:
+            if arg_sorts == ("obj",):
+                v = _object_value(situation, attribute, args[0])
+            else:
+                v = _game_value(situation, attribute, args[0], args[1] if len(args) > 1 else None)
+            z = value(sort, v)
+            if z is None:
+                continue
+            solver.add(t.pre.get(attribute, *(element[a][x] for a, x in
+                                              zip(arg_sorts, args, strict=True))) == z)
+    _pin_params(solver, t.params, event, binding, element, u, post, outcome)
+    enc = TermEncoder(u, t.pre, t.post, t.binding)
+    evaluator = Evaluator(situation, post, binding)
+    out: list[Disagreement] = []
+    if str(solver.check()) != "sat":
+        return [Disagreement("*", event.kind, True, "the symbolic transition admits no run for "
+                             f"this situation ({solver.reason_unknown() or 'unsat'})")]
+    for inv in invariants if invariants is not None else CATALOG:
+        if event.kind not in inv.events:
+            continue
+        truth = evaluator.holds(inv.term)
+        solver.push()
+        encoded = enc.encode(inv.term)
+        solver.add(encoded if not truth else z3.Not(encoded))
+        answer = str(solver.check())
+        solver.pop()
+        if answer != "unsat":
+            out.append(Disagreement(inv.id, event.kind, truth,
+                                    f"z3 says {answer} for the other truth value"))
+    return out
+
+
+def with_creator(situation: Situation, event: Event) -> tuple[Situation, Event]:
+    """A start-subgame without `via` creates its creating effect first; the SMT reading
+    takes the creator as given, so make it part of the situation before the event."""
+    if event.kind != "start-subgame" or event.get("via") is not None:
+        return situation, event
+    state = situation.copy()
+    active = state.active_game()
+    by = event.get("by", active.players[0])
+    via = state.fresh_id("spell")
+    state.objects[via] = GameObject(id=via, kind="ability", owner=by, controller=by,
+                                    name=f"{event.get('card', 'Shahrazad')} (creating effect)",
+                                    game_of_origin=active.id)
+    state.place(via, ZoneRef(active.id, "stack"))
+    return state, Event(event.kind, {**event.args, "via": via}, event.line)
+
+
+def _pin_params(solver: z3.Solver, params: dict[str, Any], event: Event, binding: Binding,
+                element: dict[str, dict[str, Any]], u: Universe, post: Situation,
+                outcome: Any) -> None:
+    def el(sort: str, name: str | None) -> Any:
+        return element[sort].get(name) if name is not None else None
+
+    if event.kind == "start-subgame":
+        solver.add(params["creator"] == el("obj", binding.creator))
+        if "by" in params and event.get("by"):
+            solver.add(params["by"] == el("player", event.get("by")))
+        new_id = binding.roles.get("subgame")
+        starting = post.games[new_id].starting_player if new_id in post.games else None
+        for chosen in params.get("random_starting", []):
+            if starting is not None:
+                solver.add(chosen == el("player", starting))
+    elif event.kind == "end-subgame":
+        result = "win" if event.get("winner") else "draw" if event.get("draw") else "none"
+        solver.add(params["result"] == u.enum("result", result))
+        for name, e in element["player"].items():
+            solver.add(z3.Select(params["winners"], e) == z3.BoolVal(
+                name in (event.get("winner") or []), u.ctx))
+    elif event.kind == "restart":
+        solver.add(params["controller"] == el("player", binding.controller))
+        for name, e in element["obj"].items():
+            solver.add(z3.Select(params["exempt"], e) == z3.BoolVal(name in binding.exempt, u.ctx))
+        solver.add(params["then"] == z3.BoolVal(binding.then_battlefield, u.ctx))
+    elif event.kind == "bring-in":
+        solver.add(params["card"] == el("obj", binding.card))
+        where = post.where[binding.card] if binding.card else None
+        if where is not None:
+            solver.add(params["to"] == u.enum("zone", where.kind))
+        by = post.objects[binding.card].controller if binding.card else None
+        solver.add(params["by"] == el("player", by))

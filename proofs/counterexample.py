@@ -1,0 +1,313 @@
+"""From a z3 model to a concrete scenario, replayed by the interpreter.
+
+A satisfying model of "structure before, the event, and the invariant broken after" is a
+finite situation. `extract` reads it as a `Scenario` in the scenario format: every object
+that exists before the event, every live game, the players, the event with its
+parameters. `replay` runs the event with the concrete interpreter over every outcome of its
+random choices and evaluates the invariant with the concrete reading: a counterexample is
+shown only if some outcome breaks the invariant there too. One that does not replay is a
+fault of the tool and is reported as such. `minimise` then drops players, objects and games
+while the violation still replays.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import z3
+
+from invariants.catalog import STRUCTURE, Invariant
+from invariants.concrete import Binding, Evaluator
+from model.choices import enumerate_outcomes
+from model.errors import IllegalEvent
+from model.events import Event
+from model.interpreter import Interpreter, Outcome
+from model.objects import DECK_OF, GameObject, ZoneRef
+from model.rulebook import Rulebook
+from model.scenario import Scenario
+from model.state import Game, Situation, Trigger
+
+from .encode import Transition
+from .symbolic import Universe
+
+COUNTER_KIND = "counter"
+
+
+@dataclass
+class Replay:
+    """What replaying a scenario showed: whether the invariant broke, and where."""
+
+    violated: bool
+    outcome: Outcome | None
+    witness: dict[str, str] | None
+    reason: str = ""
+
+
+class _Reader:
+    def __init__(self, model: z3.ModelRef, universe: Universe, t: Transition):
+        self.m, self.u, self.t = model, universe, t
+        self.names: dict[str, dict[str, str]] = {"obj": {}, "player": {}, "game": {}}
+
+    def ev(self, term: Any) -> Any:
+        return self.m.eval(term, model_completion=True)
+
+    def elements(self, sort: str) -> list[Any]:
+        if self.u.bound is not None:
+            return list(self.u.elements[sort])
+        found = self.m.get_universe(self.u.sorts[sort])
+        return list(found) if found is not None else []
+
+    def same(self, a: Any, b: Any) -> bool:
+        return bool(z3.is_true(self.ev(a == b)))
+
+    def pre(self, attribute: str, *args: Any) -> Any:
+        return self.ev(self.t.pre.get(attribute, *args))
+
+    def true(self, attribute: str, *args: Any) -> bool:
+        return bool(z3.is_true(self.pre(attribute, *args)))
+
+    def enum(self, value: Any) -> str:
+        return str(value)
+
+    def name(self, sort: str, element: Any, prefix: str) -> str:
+        key = str(self.ev(element))
+        table = self.names[sort]
+        if key not in table:
+            table[key] = f"{prefix}{len(table) + 1}"
+        return table[key]
+
+
+def extract(model: z3.ModelRef, universe: Universe, t: Transition, event: str) -> Scenario:
+    """The pre-state and the event of a model, as a scenario."""
+    r = _Reader(model, universe, t)
+    u = universe
+    players = [p for p in r.elements("player") if not r.same(p, u.nobody)]
+    games = [g for g in r.elements("game") if not r.same(g, u.nogame) and r.true("live", g)]
+    objects = [o for o in r.elements("obj") if not r.same(o, u.noobj) and r.true("exists", o)]
+    games.sort(key=lambda g: int(str(r.pre("depth", g))) if z3.is_int_value(r.pre("depth", g))
+               else 0)
+    game_id = {str(r.ev(g)): ("main" if i == 0 else f"sub{i}") for i, g in enumerate(games)}
+    player_names = [r.name("player", p, "P") for p in players]
+
+    def gid(element: Any) -> str | None:
+        return game_id.get(str(r.ev(element)))
+
+    def pid(element: Any) -> str:
+        return r.name("player", element, "P")
+
+    def oid(element: Any) -> str:
+        return r.name("obj", element, "o")
+
+    state = Situation(players=list(player_names))
+    for name in player_names:
+        state.outside(name)
+    for g in games:
+        this = gid(g)
+        assert this is not None
+        parent = gid(r.pre("parent", g)) if r.true("has_parent", g) else None
+        game = Game(id=this, players=[pid(p) for p in players if r.true("plays", g, p)],
+                    parent=parent, status="active" if r.true("active", g) else "suspended")
+        if r.true("has_creator", g):
+            game.created_by = oid(r.pre("created_by", g))
+        if r.true("limited_range", g):
+            game.range_of_influence = 1
+        for p in players:
+            if r.true("starts", g, p):
+                game.starting_player = pid(p)
+            if r.true("doomed", g, p):
+                game.doomed.append(pid(p))
+            count = r.pre("counters", g, p)
+            if z3.is_int_value(count) and count.as_long() > 0:
+                state.counters_of(this, pid(p))[COUNTER_KIND] = count.as_long()
+        for o in r.elements("obj"):
+            if r.same(o, u.noobj):
+                continue
+            began = str(r.pre("began_in_deck", g, o))
+            if began != "none" and r.true("exists", o):
+                game.began_in_deck[oid(o)] = began
+            if r.true("waiting", g, o):
+                game.pending_triggers.append(Trigger(oid(o), "a watcher", "a card", "a zone", this))
+            if r.true("resolved", g, o):
+                game.resolved.append(oid(o))
+        state.games[this] = game
+    for g in games:
+        state.create_zones(state.games[gid(g) or ""])
+    for o in objects:
+        kind = str(r.pre("kind", o))
+        zone_kind = str(r.pre("zone", o))
+        owner = pid(r.pre("owner", o))
+        if zone_kind == "outside":
+            zone = ZoneRef(None, "outside", owner)
+        else:
+            g = gid(r.pre("game", o))
+            player = pid(r.pre("zone_player", o)) if zone_kind in ("library", "hand", "graveyard",
+                                                                   "deck") else None
+            deck = str(r.pre("zone_deck", o)) if zone_kind == "deck" else None
+            zone = ZoneRef(g, zone_kind, player, deck)
+        ctype = str(r.pre("ctype", o)) if kind == "card" else "traditional"
+        obj = GameObject(
+            id=oid(o), kind=kind, owner=owner, controller=pid(r.pre("controller", o)),
+            card_type=ctype, deck=DECK_OF.get(ctype) if kind == "card" else None,
+            face_up=r.true("face_up", o), phased_out=r.true("phased_out", o),
+            commander=r.true("commander", o) and kind == "card",
+            counters={COUNTER_KIND: 1} if r.true("has_counters", o) else {},
+            game_of_origin=None if kind == "card" else gid(r.pre("origin", o)),
+            triggers=["leaves-zone"] if r.true("watcher", o) else [],
+        )
+        state.objects[obj.id] = obj
+        state.place(obj.id, zone, "bottom")
+    return Scenario(state, [_event(r, event, t, pid, oid)], title="counterexample",
+                    description="", seed=0)
+
+
+def _event(r: _Reader, event: str, t: Transition, pid: Any, oid: Any) -> Event:
+    params = t.params
+    if event == "start-subgame":
+        return Event(event, {"by": pid(params["by"]), "via": oid(params["creator"])})
+    if event == "end-subgame":
+        result = str(r.ev(params["result"]))
+        if result == "win":
+            winners = [pid(p) for p in r.elements("player")
+                       if z3.is_true(r.ev(z3.Select(params["winners"], p)))]
+            return Event(event, {"winner": winners})
+        if result == "draw":
+            return Event(event, {"draw": True})
+        return Event(event, {})
+    if event == "restart":
+        exempt = [oid(o) for o in r.elements("obj")
+                  if z3.is_true(r.ev(z3.Select(params["exempt"], o)))
+                  and z3.is_true(r.ev(t.pre.get("exists", o)))]
+        args: dict[str, Any] = {"controller": pid(params["controller"])}
+        if exempt:
+            args["exempt"] = exempt
+        if z3.is_true(r.ev(params["then"])):
+            args["then"] = "battlefield"
+        return Event(event, args)
+    if event == "bring-in":
+        return Event(event, {"card": oid(params["card"]), "to": str(r.ev(params["to"])),
+                             "by": pid(params["by"])})
+    raise ValueError(event)
+
+
+def binding_of(outcome: Outcome) -> Binding:
+    b = outcome.bound[-1]
+    return Binding(roles=dict(b.roles), controller=b.controller, exempt=b.exempt,
+                   creator=b.creator, card=b.card, then_battlefield=b.then_battlefield)
+
+
+def structure_faults(situation: Situation) -> list[str]:
+    """The structure invariants a concrete situation breaks (read as `post`)."""
+    evaluator = Evaluator(situation, situation, Binding())
+    return [inv.id for inv in STRUCTURE if not evaluator.holds(inv.term)]
+
+
+def replay(scenario: Scenario, rulebook: Rulebook, invariant: Invariant,
+           limit: int = 5000) -> Replay:
+    """Run the scenario's event over every random outcome; does one break the invariant?"""
+    faults = structure_faults(scenario.situation)
+    if faults:
+        return Replay(False, None, None, "the extracted situation is not well formed: "
+                      + ", ".join(faults))
+
+    def run(chooser: Any) -> Outcome | str:
+        try:
+            return Interpreter(rulebook, chooser).run(scenario.situation, scenario.events)
+        except IllegalEvent as err:
+            return f"the interpreter refuses the event: {err}"
+
+    refused = ""
+    try:
+        for outcome in enumerate_outcomes(run, limit=limit):
+            if isinstance(outcome, str):
+                refused = outcome
+                continue
+            evaluator = Evaluator(scenario.situation, outcome.situation, binding_of(outcome))
+            if not evaluator.holds(invariant.term):
+                return Replay(True, outcome, evaluator.counterexample(invariant.term))
+    except OverflowError:
+        return Replay(False, None, None, f"more than {limit} random outcomes to replay")
+    return Replay(False, None, None, refused or "every outcome keeps the invariant")
+
+
+def minimise(scenario: Scenario, rulebook: Rulebook, invariant: Invariant) -> Scenario:
+    """Drop objects, then players, then games, one at a time, while the violation replays."""
+    current = scenario
+    changed = True
+    while changed:
+        changed = False
+        for candidate in _smaller(current):
+            if replay(candidate, rulebook, invariant, limit=500).violated:
+                current, changed = candidate, True
+                break
+    return current
+
+
+def _variant(scenario: Scenario, situation: Situation) -> Scenario:
+    return Scenario(situation, scenario.events, scenario.title, scenario.description,
+                    scenario.seed, scenario.file)
+
+
+def _simpler(scenario: Scenario) -> list[Scenario]:
+    """The same situation without one detail: counters, marks, waiting triggers."""
+    out: list[Scenario] = []
+    s = scenario.situation
+    for key in list(s.player_counters):
+        if s.player_counters[key]:
+            smaller = s.copy()
+            del smaller.player_counters[key]
+            out.append(_variant(scenario, smaller))
+    for game in s.games.values():
+        for attribute in ("began_in_deck", "pending_triggers", "resolved", "doomed"):
+            if getattr(game, attribute):
+                smaller = s.copy()
+                value = getattr(smaller.games[game.id], attribute)
+                setattr(smaller.games[game.id], attribute, type(value)())
+                out.append(_variant(scenario, smaller))
+        if game.starting_player is not None:
+            smaller = s.copy()
+            smaller.games[game.id].starting_player = None
+            out.append(_variant(scenario, smaller))
+    for obj in s.objects.values():
+        if obj.counters or obj.triggers or not obj.face_up or obj.controller != obj.owner:
+            smaller = s.copy()
+            target = smaller.objects[obj.id]
+            target.counters, target.triggers, target.face_up = {}, [], True
+            target.controller = target.owner
+            out.append(_variant(scenario, smaller))
+    return out
+
+
+def _smaller(scenario: Scenario) -> list[Scenario]:
+    out: list[Scenario] = []
+    s = scenario.situation
+    referenced = {v for e in scenario.events for v in e.args.values() if isinstance(v, str)}
+    referenced |= {x for e in scenario.events for v in e.args.values() if isinstance(v, list)
+                   for x in v}
+    for obj_id in list(s.objects):
+        if obj_id in referenced:
+            continue
+        smaller = s.copy()
+        smaller.cease(obj_id)
+        for game in smaller.games.values():
+            game.began_in_deck.pop(obj_id, None)
+        out.append(_variant(scenario, smaller))
+    for player in list(s.players):
+        if player in referenced or any(o.owner == player or o.controller == player
+                                       for o in s.objects.values()):
+            continue
+        smaller = s.copy()
+        smaller.players.remove(player)
+        for game in smaller.games.values():
+            if player in game.players:
+                game.players.remove(player)
+            game.doomed = [p for p in game.doomed if p != player]
+            if game.starting_player == player:
+                game.starting_player = None
+        for zone in [z for z in smaller.zones if z.player == player and not smaller.zones[z]]:
+            del smaller.zones[zone]
+        smaller.player_counters = {k: v for k, v in smaller.player_counters.items()
+                                   if k[1] != player}
+        if all(g.players for g in smaller.games.values()):
+            out.append(_variant(scenario, smaller))
+    return out + _simpler(scenario)

@@ -1,0 +1,649 @@
+"""The rulebook's steps read as z3 transition relations.
+
+`encode_event(rulebook, event, universe)` gives the symbolic transition of one event: a
+pre-state, the event's parameters and preconditions (the same checks the interpreter
+makes), then each step of each clause acting on that event, in rulebook order, as a
+functional update of the state arrays, and the resulting post-state. Every step reads as
+in `model.interpreter`; `tests/test_agreement.py` checks the two readings against each
+other on every small situation.
+
+Order within zones (shuffles, top and bottom) is not part of the symbolic state: no
+invariant speaks of it. Library sizes are: they are counted only in bounded universes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import z3
+
+from model.language import Clause, Destination, Selector, Step
+from model.rulebook import Rulebook
+
+from .symbolic import SymBinding, SymState, Universe
+
+PLAYER_ZONES = ("library", "hand", "graveyard")
+BRING_IN_ZONES = ("library", "hand", "graveyard", "battlefield", "exile", "command", "stack")
+
+
+@dataclass
+class Transition:
+    """One event, symbolically: pre, post, what it bound, and what must hold for it."""
+
+    event: str
+    pre: SymState
+    post: SymState
+    binding: SymBinding
+    constraints: list[Any]
+    params: dict[str, Any]
+    states: list[tuple[str, SymState]] = field(default_factory=list)
+    unsupported: list[str] = field(default_factory=list)
+
+
+class _Encoder:
+    def __init__(self, rulebook: Rulebook, universe: Universe, event: str):
+        self.rb = rulebook
+        self.u = universe
+        self.event = event
+        self.constraints: list[Any] = []
+        self.params: dict[str, Any] = {}
+        self.roles: dict[str, Any] = {}
+        self.bound: dict[str, Any] = {}  # role -> z3 Bool: is it bound (statically True mostly)
+        self.count = 0
+        self.states: list[tuple[str, SymState]] = []
+        self.unsupported: list[str] = []
+
+    # ---- helpers ------------------------------------------------------------------------
+
+    def true(self) -> Any:
+        return z3.BoolVal(True, self.u.ctx)
+
+    def false(self) -> Any:
+        return z3.BoolVal(False, self.u.ctx)
+
+    def z(self, value: str) -> Any:
+        return self.u.enum("zone", value)
+
+    def next_state(self, state: SymState, label: str, **changes: Any) -> SymState:
+        self.count += 1
+        new = state.updated(f"s{self.count}", **changes)
+        if self.u.bound is not None:
+            new = new.updated(new.name, library_size=self.library_size(new))
+        self.states.append((label, new))
+        return new
+
+    def library_size(self, s: SymState) -> Any:
+        g = self.u.const("g!ls", "game")
+        p = self.u.const("p!ls", "player")
+        terms = [z3.If(z3.And(s.get("exists", o), s.get("zone", o) == self.z("library"),
+                              s.get("game", o) == g, s.get("zone_player", o) == p),
+                       z3.IntVal(1, self.u.ctx), z3.IntVal(0, self.u.ctx))
+                 for o in self.u.elements["obj"][:-1]]
+        return z3.Lambda([g, p], z3.Sum(*terms) if terms else z3.IntVal(0, self.u.ctx))
+
+    def fresh_object(self, s: SymState, x: Any) -> Any:
+        """`x` names no object yet: it does not exist and no game mentions it."""
+        g = self.u.const("g!fresh", "game")
+        return z3.And(x != self.u.noobj, z3.Not(s.get("exists", x)), self.u.forall([g], z3.And(
+            z3.Not(s.get("waiting", g, x)), z3.Not(s.get("resolved", g, x)),
+            s.get("began_in_deck", g, x) == self.u.enum("deck", "none"),
+            z3.Or(z3.Not(s.get("has_creator", g)), s.get("created_by", g) != x))))
+
+    def inside(self, s: SymState, o: Any) -> Any:
+        return z3.And(s.get("exists", o), s.get("zone", o) != self.z("outside"))
+
+    def role(self, name: str) -> tuple[Any, Any] | None:
+        """The role's game and the condition that it is bound, or None if never bound."""
+        if name not in self.roles:
+            return None
+        return self.roles[name], self.bound[name]
+
+    def bind(self, name: str, game: Any, condition: Any | None = None) -> None:
+        self.roles[name] = game
+        self.bound[name] = condition if condition is not None else self.true()
+
+    # ---- selection and movement ---------------------------------------------------------
+
+    def selected(self, s: SymState, sel: Selector, o: Any) -> Any:
+        r = self.role(sel.game)
+        if r is None:
+            return self.false()
+        game, bound = r
+        u = self.u
+        tests = [bound, self.inside(s, o), s.get("game", o) == game]
+        if sel.object:
+            tests.append(z3.Or(*(s.get("kind", o) == u.enum("kind", k) for k in sel.object)))
+        if sel.card_type:
+            types = set(sel.card_type)
+            if "nontraditional" in types:
+                types.discard("nontraditional")
+                types |= {t for t in u.values["ctype"] if t not in ("traditional", "none")}
+            tests.append(s.get("kind", o) == u.enum("kind", "card"))
+            tests.append(z3.Or(*(s.get("ctype", o) == u.enum("ctype", t) for t in sorted(types))))
+
+        def zone_is(kind: str) -> Any:
+            if kind == "command":
+                return z3.Or(s.get("zone", o) == self.z("command"), s.get("zone", o) == self.z("deck"))
+            return s.get("zone", o) == self.z(kind)
+
+        if sel.zone:
+            tests.append(z3.Or(*(zone_is(k) for k in sel.zone)))
+        if sel.zone_not:
+            tests.append(z3.Not(z3.Or(*(zone_is(k) for k in sel.zone_not))))
+        if sel.commander is not None:
+            # The concrete model: only cards carry the commander designation.
+            is_commander = z3.And(s.get("kind", o) == u.enum("kind", "card"), s.get("commander", o))
+            tests.append(is_commander if sel.commander else z3.Not(is_commander))
+        if sel.exempt is not None:
+            ex = z3.Select(self.params["exempt"], o) if "exempt" in self.params else self.false()
+            tests.append(ex if sel.exempt else z3.Not(ex))
+        if sel.began_in_deck is not None:
+            marked = s.get("began_in_deck", game, o) != u.enum("deck", "none")
+            marked = z3.And(s.get("present", game), marked)
+            tests.append(marked if sel.began_in_deck else z3.Not(marked))
+        if sel.phased != "any":
+            out = s.get("phased_out", o)
+            tests.append(out if sel.phased == "out" else z3.Not(out))
+        if sel.face != "any":
+            up = s.get("face_up", o)
+            tests.append(up if sel.face == "up" else z3.Not(up))
+        return z3.And(*tests)
+
+    def object_step(self, s: SymState, step: Step, label: str) -> SymState:
+        assert step.select is not None
+        u = self.u
+        o = u.const("o", "obj")
+        sel = self.selected(s, step.select, o)
+        if step.action == "cease":
+            exists = z3.Lambda([o], z3.If(sel, self.false(), s.get("exists", o)))
+            return self.next_state(s, label, exists=exists)
+        if step.action == "set":
+            changes: dict[str, Any] = {}
+            for key, value in step.args.items():
+                attribute = {"face": "face_up", "phased": "phased_out", "commander": "commander"}[key]
+                new = {"face": value == "up", "phased": value == "out", "commander": bool(value)}[key]
+                if key == "commander":
+                    sel_here = z3.And(sel, s.get("kind", o) == u.enum("kind", "card"))
+                else:
+                    sel_here = sel
+                changes[attribute] = z3.Lambda([o], z3.If(sel_here, z3.BoolVal(new, u.ctx),
+                                                          s.get(attribute, o)))
+            return self.next_state(s, label, **changes)
+        assert step.to is not None
+        return self.move(s, step.select, step.to, label)
+
+    def move(self, s: SymState, sel_spec: Selector, dest: Destination, label: str) -> SymState:
+        u = self.u
+        o = u.const("o", "obj")
+        sel = self.selected(s, sel_spec, o)
+        r = self.role(dest.game)
+        if r is None:
+            return self.next_state(s, label)
+        game, bound = r
+        valid = [bound, s.get("present", game)]
+        player = None
+        if dest.zone in (*PLAYER_ZONES, "deck"):
+            player = {"owner": s.get("owner", o), "same": s.get("zone_player", o),
+                      "controller": s.get("controller", o)}[dest.whose]
+            valid.append(s.get("plays", game, player))
+        deck = None
+        if dest.zone == "deck":
+            if dest.deck == "same":
+                deck = s.get("zone_deck", o)
+            elif dest.deck == "own":
+                deck = s.get("own_deck", o)
+            else:
+                src = self.role(sel_spec.game)
+                deck = (z3.If(s.get("present", src[0]), s.get("began_in_deck", src[0], o),
+                              u.enum("deck", "none")) if src else u.enum("deck", "none"))
+            valid.append(deck != u.enum("deck", "none"))
+        moved = z3.And(sel, *valid)
+        is_card = s.get("kind", o) == u.enum("kind", "card")
+        controller = z3.If(is_card, s.get("owner", o), s.get("controller", o))
+        if dest.control == "event-controller" and "controller" in self.params:
+            controller = self.params["controller"]
+        changes: dict[str, Any] = {
+            "zone": z3.Lambda([o], z3.If(moved, self.z(dest.zone), s.get("zone", o))),
+            "game": z3.Lambda([o], z3.If(moved, game, s.get("game", o))),
+            "zone_player": z3.Lambda([o], z3.If(moved, player if player is not None else u.nobody,
+                                                s.get("zone_player", o))),
+            "zone_deck": z3.Lambda([o], z3.If(moved, deck if deck is not None else
+                                              u.enum("deck", "none"), s.get("zone_deck", o))),
+            "has_counters": z3.Lambda([o], z3.If(moved, self.false(), s.get("has_counters", o))),
+            "phased_out": z3.Lambda([o], z3.If(moved, self.false(), s.get("phased_out", o))),
+            "controller": z3.Lambda([o], z3.If(moved, controller, s.get("controller", o))),
+        }
+        if dest.face != "keep":
+            changes["face_up"] = z3.Lambda([o], z3.If(moved, z3.BoolVal(dest.face == "up", u.ctx),
+                                                      s.get("face_up", o)))
+        if dest.mark == "began-in-deck" and deck is not None:
+            g = u.const("g", "game")
+            changes["began_in_deck"] = z3.Lambda(
+                [g, o], z3.If(z3.And(g == game, moved), deck, s.get("began_in_deck", g, o)))
+        return self.next_state(s, label, **changes)
+
+    # ---- game steps ---------------------------------------------------------------------
+
+    def game_step(self, s: SymState, step: Step, label: str) -> SymState:
+        handler = getattr(self, "g_" + step.action.replace("-", "_"))
+        result: SymState = handler(s, step.args, label)
+        return result
+
+    def _set_game(self, s: SymState, attribute: str, game: Any, value: Any) -> Any:
+        return z3.Store(s.arrays[attribute], game, value)
+
+    def g_permit(self, s: SymState, args: dict[str, Any], label: str) -> SymState:
+        return s
+
+    g_forbid = g_permit
+
+    def g_shuffle(self, s: SymState, args: dict[str, Any], label: str) -> SymState:
+        return s  # order within zones is not part of the symbolic state
+
+    def g_create_game(self, s: SymState, args: dict[str, Any], label: str) -> SymState:
+        u = self.u
+        src = self.role(args["players"])
+        if src is None:
+            self.unsupported.append(f"{label}: create-game from an unbound role")
+            return s
+        src_game, _ = src
+        new = u.fresh("new-game", "game")
+        o = u.const("o", "obj")
+        g = u.const("g", "game")
+        p = u.const("p", "player")
+        self.constraints += [
+            new != u.nogame, z3.Not(s.get("present", new)), z3.Not(s.get("live", new)),
+            self.u.forall([o], z3.Implies(s.get("exists", o), z3.And(s.get("game", o) != new,
+                                                                 s.get("origin", o) != new))),
+            self.u.forall([g], z3.Implies(s.get("present", g), s.get("parent", g) != new)),
+        ]
+        parent_role = args["parent"]
+        if parent_role == "parent-of-restarted":
+            has_parent = s.get("has_parent", src_game)
+            parent = s.get("parent", src_game)
+        elif parent_role == "none":
+            has_parent, parent = self.false(), u.nogame
+        else:
+            pr = self.role(parent_role)
+            has_parent, parent = (self.true(), pr[0]) if pr else (self.false(), u.nogame)
+        plays = s.get("plays", src_game, p)
+        if self.event == "restart" and self.rb.grants("restart", "permit",
+                                                      "restart-ignores-range") is None:
+            in_range = z3.Function("in_range", u.sorts["game"], u.sorts["player"],
+                                   u.sorts["player"], u.sorts["bool"])
+            ctrl = self.params["controller"]
+            self.constraints.append(in_range(src_game, ctrl, ctrl))
+            plays = z3.And(plays, z3.Or(z3.Not(s.get("limited_range", src_game)),
+                                        in_range(src_game, ctrl, p)))
+        zero = z3.IntVal(0, u.ctx)
+        none_deck = u.enum("deck", "none")
+
+        def row(attribute: str, value: Any) -> Any:
+            return z3.Lambda([g, p], z3.If(g == new, value, s.get(attribute, g, p)))
+
+        def obj_row(attribute: str, value: Any) -> Any:
+            return z3.Lambda([g, o], z3.If(g == new, value, s.get(attribute, g, o)))
+
+        creator = self.params.get("creator", u.noobj) if self.event == "start-subgame" else u.noobj
+        changes = {
+            "present": self._set_game(s, "present", new, self.true()),
+            "live": self._set_game(s, "live", new, self.true()),
+            "active": self._set_game(s, "active", new, self.true()),
+            "suspended": self._set_game(s, "suspended", new, self.false()),
+            "has_parent": self._set_game(s, "has_parent", new, has_parent),
+            "parent": self._set_game(s, "parent", new, z3.If(has_parent, parent, u.nogame)),
+            "depth": self._set_game(s, "depth", new, z3.If(has_parent,
+                                                           s.get("depth", parent) + 1, zero)),
+            "result": self._set_game(s, "result", new, u.enum("result", "running")),
+            "has_creator": self._set_game(s, "has_creator", new,
+                                          z3.BoolVal(self.event == "start-subgame", u.ctx)),
+            "created_by": self._set_game(s, "created_by", new, creator),
+            "limited_range": self._set_game(s, "limited_range", new,
+                                            s.get("limited_range", src_game)),
+            "plays": z3.Lambda([g, p], z3.If(g == new, plays, s.get("plays", g, p))),
+            "counters": row("counters", zero),
+            "starts": row("starts", self.false()),
+            "doomed": row("doomed", self.false()),
+            "began_in_deck": obj_row("began_in_deck", none_deck),
+            "waiting": obj_row("waiting", self.false()),
+            "resolved": obj_row("resolved", self.false()),
+        }
+        self.bind(args["game"], new)
+        return self.next_state(s, label, **changes)
+
+    def _status(self, s: SymState, game: Any, **values: bool) -> dict[str, Any]:
+        return {k: self._set_game(s, k, game, z3.BoolVal(v, self.u.ctx)) for k, v in values.items()}
+
+    def _game_of(self, name: str) -> Any:
+        r = self.role(name)
+        if r is None:
+            raise _Unbound(name)
+        return r[0]
+
+    def g_suspend(self, s: SymState, args: dict[str, Any], label: str) -> SymState:
+        game = self._game_of(args["_"])
+        return self.next_state(s, label, **self._status(s, game, active=False, suspended=True))
+
+    def g_resume(self, s: SymState, args: dict[str, Any], label: str) -> SymState:
+        game = self._game_of(args["_"])
+        return self.next_state(s, label, **self._status(s, game, active=True, suspended=False))
+
+    def g_end_game(self, s: SymState, args: dict[str, Any], label: str) -> SymState:
+        game = self._game_of(args["game"])
+        value = (self.u.enum("result", "restarted") if args["result"] == "restarted"
+                 else self.params["result"])
+        changes = self._status(s, game, live=False, active=False, suspended=False)
+        changes["result"] = self._set_game(s, "result", game, value)
+        return self.next_state(s, label, **changes)
+
+    def g_destroy_zones(self, s: SymState, args: dict[str, Any], label: str) -> SymState:
+        """The game's record goes: what the concrete reading says of a game that is gone."""
+        u = self.u
+        game = self._game_of(args["_"])
+        g = u.const("g", "game")
+        p = u.const("p", "player")
+        o = u.const("o", "obj")
+        changes = self._status(s, game, present=False, live=False, active=False, suspended=False,
+                               has_parent=False, has_creator=False, limited_range=False)
+        changes["parent"] = self._set_game(s, "parent", game, u.nogame)
+        changes["depth"] = self._set_game(s, "depth", game, z3.IntVal(0, u.ctx))
+        changes["created_by"] = self._set_game(s, "created_by", game, u.noobj)
+        for attribute in ("plays", "starts", "doomed"):
+            changes[attribute] = z3.Lambda([g, p], z3.If(g == game, self.false(),
+                                                         s.get(attribute, g, p)))
+        for attribute in ("waiting", "resolved"):
+            changes[attribute] = z3.Lambda([g, o], z3.If(g == game, self.false(),
+                                                         s.get(attribute, g, o)))
+        changes["began_in_deck"] = z3.Lambda([g, o], z3.If(g == game, u.enum("deck", "none"),
+                                                           s.get("began_in_deck", g, o)))
+        return self.next_state(s, label, **changes)
+
+    def g_starting_player(self, s: SymState, args: dict[str, Any], label: str) -> SymState:
+        u = self.u
+        game = self._game_of(args["game"])
+        g = u.const("g", "game")
+        p = u.const("p", "player")
+        if args["choose"] == "random":
+            chosen = u.fresh("starting", "player")
+            self.params.setdefault("random_starting", []).append(chosen)
+            q = u.const("q", "player")
+            self.constraints.append(z3.Or(s.get("plays", game, chosen),
+                                          self.u.forall([q], z3.Not(s.get("plays", game, q)))))
+            condition = s.get("plays", game, chosen)
+        else:
+            chosen = self.params["controller"]
+            condition = self.true()
+        starts = z3.Lambda([g, p], z3.If(z3.And(g == game, condition), p == chosen,
+                                         s.get("starts", g, p)))
+        return self.next_state(s, label, starts=starts)
+
+    def g_short_library(self, s: SymState, args: dict[str, Any], label: str) -> SymState:
+        u = self.u
+        game = self._game_of(args["game"])
+        g = u.const("g", "game")
+        p = u.const("p", "player")
+        doomed = z3.Lambda([g, p], z3.If(g == game, z3.And(
+            s.get("plays", game, p),
+            s.get("library_size", game, p) < z3.IntVal(int(args["minimum"]), u.ctx)),
+            s.get("doomed", g, p)))
+        return self.next_state(s, label, doomed=doomed)
+
+    def g_cease_player_counters(self, s: SymState, args: dict[str, Any], label: str) -> SymState:
+        u = self.u
+        game = self._game_of(args["_"])
+        g = u.const("g", "game")
+        p = u.const("p", "player")
+        counters = z3.Lambda([g, p], z3.If(g == game, z3.IntVal(0, u.ctx), s.get("counters", g, p)))
+        return self.next_state(s, label, counters=counters)
+
+    def g_copy_player_counters(self, s: SymState, args: dict[str, Any], label: str) -> SymState:
+        u = self.u
+        source, target = self._game_of(args["from"]), self._game_of(args["to"])
+        g = u.const("g", "game")
+        p = u.const("p", "player")
+        counters = z3.Lambda([g, p], z3.If(z3.And(g == target, s.get("plays", target, p)),
+                                           s.get("counters", source, p), s.get("counters", g, p)))
+        return self.next_state(s, label, counters=counters)
+
+    def g_finish_resolving(self, s: SymState, args: dict[str, Any], label: str) -> SymState:
+        u = self.u
+        game = self._game_of(args["_"])
+        c = self.params.get("creator", u.noobj)
+        has = c != u.noobj
+        o = u.const("o", "obj")
+        g = u.const("g", "game")
+        on_stack = z3.And(has, self.inside(s, c), s.get("game", c) == game,
+                          s.get("zone", c) == self.z("stack"))
+        is_card = s.get("kind", c) == u.enum("kind", "card")
+        to_grave = z3.And(on_stack, is_card, s.get("plays", game, s.get("owner", c)))
+        ceases = z3.And(on_stack, z3.Not(is_card))
+        this = o == c
+        changes = {
+            "resolved": z3.Lambda([g, o], z3.If(z3.And(has, g == game, this), self.true(),
+                                                s.get("resolved", g, o))),
+            "exists": z3.Lambda([o], z3.If(z3.And(this, ceases), self.false(), s.get("exists", o))),
+            "zone": z3.Lambda([o], z3.If(z3.And(this, to_grave), self.z("graveyard"),
+                                         s.get("zone", o))),
+            "zone_player": z3.Lambda([o], z3.If(z3.And(this, to_grave), s.get("owner", o),
+                                                s.get("zone_player", o))),
+            "has_counters": z3.Lambda([o], z3.If(z3.And(this, to_grave), self.false(),
+                                                 s.get("has_counters", o))),
+            "phased_out": z3.Lambda([o], z3.If(z3.And(this, to_grave), self.false(),
+                                               s.get("phased_out", o))),
+            "controller": z3.Lambda([o], z3.If(z3.And(this, to_grave), s.get("owner", o),
+                                               s.get("controller", o))),
+        }
+        return self.next_state(s, label, **changes)
+
+    def g_release_triggers(self, s: SymState, args: dict[str, Any], label: str) -> SymState:
+        u = self.u
+        game = self._game_of(args["_"])
+        o = u.const("o", "obj")
+        g = u.const("g", "game")
+        w = s.get("waiting", game, o)
+        trigger_owner = z3.Array(f"trigger-owner!{self.count}", u.sorts["obj"], u.sorts["player"])
+        changes = {
+            "exists": z3.Lambda([o], z3.Or(w, s.get("exists", o))),
+            "zone": z3.Lambda([o], z3.If(w, self.z("stack"), s.get("zone", o))),
+            "game": z3.Lambda([o], z3.If(w, game, s.get("game", o))),
+            "origin": z3.Lambda([o], z3.If(w, game, s.get("origin", o))),
+            "zone_player": z3.Lambda([o], z3.If(w, u.nobody, s.get("zone_player", o))),
+            "zone_deck": z3.Lambda([o], z3.If(w, u.enum("deck", "none"), s.get("zone_deck", o))),
+            "kind": z3.Lambda([o], z3.If(w, u.enum("kind", "ability"), s.get("kind", o))),
+            "ctype": z3.Lambda([o], z3.If(w, u.enum("ctype", "none"), s.get("ctype", o))),
+            "own_deck": z3.Lambda([o], z3.If(w, u.enum("deck", "none"), s.get("own_deck", o))),
+            "owner": z3.Lambda([o], z3.If(w, z3.Select(trigger_owner, o), s.get("owner", o))),
+            "controller": z3.Lambda([o], z3.If(w, z3.Select(trigger_owner, o),
+                                               s.get("controller", o))),
+            "commander": z3.Lambda([o], z3.If(w, self.false(), s.get("commander", o))),
+            "face_up": z3.Lambda([o], z3.If(w, self.true(), s.get("face_up", o))),
+            "phased_out": z3.Lambda([o], z3.If(w, self.false(), s.get("phased_out", o))),
+            "has_counters": z3.Lambda([o], z3.If(w, self.false(), s.get("has_counters", o))),
+            "watcher": z3.Lambda([o], z3.If(w, self.false(), s.get("watcher", o))),
+            "waiting": z3.Lambda([g, o], z3.If(g == game, self.false(), s.get("waiting", g, o))),
+        }
+        self.constraints.append(self.u.forall([o], z3.Implies(
+            w, s.get("plays", game, z3.Select(trigger_owner, o)))))
+        return self.next_state(s, label, **changes)
+
+    def g_queue_leave_triggers(self, s: SymState, args: dict[str, Any], label: str) -> SymState:
+        u = self.u
+        r = self.role(args["_"])
+        if r is None or "card" not in self.params:
+            return self.next_state(s, label)
+        game, bound = r
+        card = self.params["card"]
+        o = u.const("o", "obj")
+        g = u.const("g", "game")
+        trig = z3.Function(f"trigger-of!{self.count}", u.sorts["obj"], u.sorts["obj"])
+        source = z3.Function(f"source-of!{self.count}", u.sorts["obj"], u.sorts["obj"])
+
+        def watches(x: Any) -> Any:
+            in_source = z3.And(self.inside(s, x), s.get("game", x) == game,
+                               z3.Not(s.get("phased_out", x)))
+            return z3.And(bound, s.get("watcher", x), z3.Or(x == card, in_source))
+
+        self.constraints += [
+            self.u.forall([o], z3.Implies(watches(o), z3.And(source(trig(o)) == o,
+                                                         self.fresh_object(s, trig(o))))),
+        ]
+        fresh = z3.And(trig(source(o)) == o, watches(source(o)))
+        waiting = z3.Lambda([g, o], z3.Or(s.get("waiting", g, o), z3.And(g == game, fresh)))
+        return self.next_state(s, label, waiting=waiting)
+
+    def g_inherit(self, s: SymState, args: dict[str, Any], label: str) -> SymState:
+        old, new = self.role(args["from"]), self.role(args["to"])
+        if old is None or new is None:
+            return self.next_state(s, label)
+        present = s.get("present", old[0])
+        changes = {
+            "has_creator": self._set_game(s, "has_creator", new[0],
+                                          z3.And(present, s.get("has_creator", old[0]))),
+            "created_by": self._set_game(s, "created_by", new[0],
+                                         z3.If(present, s.get("created_by", old[0]), self.u.noobj)),
+        }
+        return self.next_state(s, label, **changes)
+
+    def g_further_instructions(self, s: SymState, args: dict[str, Any], label: str) -> SymState:
+        u = self.u
+        game = self._game_of(args["_"])
+        o = u.const("o", "obj")
+        moves = z3.And(self.params["then"], z3.Select(self.params["exempt"], o),
+                       self.inside(s, o), s.get("game", o) == game,
+                       s.get("zone", o) == self.z("exile"))
+        changes = {
+            "zone": z3.Lambda([o], z3.If(moves, self.z("battlefield"), s.get("zone", o))),
+            "controller": z3.Lambda([o], z3.If(moves, self.params["controller"],
+                                               s.get("controller", o))),
+        }
+        return self.next_state(s, label, **changes)
+
+    # ---- events -------------------------------------------------------------------------
+
+    def run(self) -> Transition:
+        u = self.u
+        pre = SymState.declare(u, "pre")
+        if u.bound is not None:
+            pre = pre.updated("pre", library_size=self.library_size(pre))
+        active = u.const("active", "game")
+        self.constraints += [pre.get("active", active), pre.get("live", active)]
+        self.bind("active", active)
+        state: SymState = getattr(self, "e_" + self.event.replace("-", "_"))(pre, active)
+        for clause in self.rb.on(self.event):
+            for index, step in enumerate(clause.steps, start=1):
+                state = self.run_step(state, clause, step, f"{clause.name}#{index}")
+        post = state.updated("post")
+        binding = SymBinding(roles=dict(self.roles), has_roles=dict(self.bound),
+                             controller=self.params.get("controller", u.nobody),
+                             exempt=self.params.get("exempt", z3.K(u.sorts["obj"], self.false())),
+                             creator=self.params.get("creator", u.noobj),
+                             card=self.params.get("card", u.noobj),
+                             then_battlefield=self.params.get("then", self.false()))
+        return Transition(self.event, pre, post, binding, self.constraints, self.params,
+                          self.states, self.unsupported)
+
+    def run_step(self, s: SymState, clause: Clause, step: Step, label: str) -> SymState:
+        try:
+            if step.select is not None:
+                return self.object_step(s, step, label)
+            return self.game_step(s, step, label)
+        except _Unbound as err:
+            # The interpreter refuses the event (IllegalEvent): no transition exists.
+            self.constraints.append(self.false())
+            self.unsupported.append(f"{label}: refers to the {err.role} game, which no clause "
+                                    "created")
+            return s
+
+    def e_start_subgame(self, pre: SymState, active: Any) -> SymState:
+        u = self.u
+        if self.rb.grants("start-subgame", "permit", "nested-subgame") is None:
+            self.constraints.append(z3.Not(pre.get("has_parent", active)))
+        creator = u.const("via", "obj")
+        by = u.const("by", "player")
+        self.constraints += [creator != u.noobj, self.inside(pre, creator),
+                             pre.get("game", creator) == active, pre.get("plays", active, by)]
+        self.params.update(creator=creator, by=by, controller=by)
+        self.bind("main", active)
+        return pre
+
+    def e_end_subgame(self, pre: SymState, active: Any) -> SymState:
+        u = self.u
+        result = u.const("result", "result")
+        winners = z3.Array("winners", u.sorts["player"], u.sorts["bool"])
+        p = u.const("p", "player")
+        self.constraints += [
+            pre.get("has_parent", active),
+            z3.Or(result == u.enum("result", "win"), result == u.enum("result", "draw"),
+                  result == u.enum("result", "none")),
+            self.u.forall([p], z3.Implies(z3.Select(winners, p), pre.get("plays", active, p))),
+            (result == u.enum("result", "win")) == self.u.exists([p], z3.Select(winners, p)),
+        ]
+        creator = z3.If(pre.get("has_creator", active), pre.get("created_by", active), u.noobj)
+        self.params.update(result=result, winners=winners, creator=creator)
+        self.bind("subgame", active)
+        self.bind("main", pre.get("parent", active))
+        return pre
+
+    def e_restart(self, pre: SymState, active: Any) -> SymState:
+        u = self.u
+        controller = u.const("controller", "player")
+        exempt = z3.Array("exempt", u.sorts["obj"], u.sorts["bool"])
+        then = z3.Bool("then-battlefield", u.ctx)
+        o = u.const("o", "obj")
+        self.constraints += [
+            pre.get("plays", active, controller),
+            self.u.forall([o], z3.Implies(z3.Select(exempt, o), z3.And(
+                self.inside(pre, o), pre.get("game", o) == active,
+                pre.get("kind", o) == u.enum("kind", "card")))),
+        ]
+        self.params.update(controller=controller, exempt=exempt, then=then)
+        self.bind("restarted", active)
+        self.bind("main", pre.get("parent", active), pre.get("has_parent", active))
+        return pre
+
+    def e_bring_in(self, pre: SymState, active: Any) -> SymState:
+        u = self.u
+        card = u.const("card", "obj")
+        to = u.const("to", "zone")
+        by = u.const("by", "player")
+        inside = self.inside(pre, card)
+        source = pre.get("game", card)
+        allowed_from = [z3.Not(inside)]
+        if self.rb.grants("bring-in", "permit", "bring-in-from-main-game") is not None:
+            allowed_from.append(z3.And(inside, source != active, pre.get("live", source)))
+        self.constraints += [
+            card != u.noobj, pre.get("exists", card), pre.get("kind", card) == u.enum("kind", "card"),
+            z3.Or(*allowed_from), z3.Not(pre.get("phased_out", card)),
+            z3.Or(*(to == self.z(k) for k in BRING_IN_ZONES)), pre.get("plays", active, by),
+            z3.Or(pre.get("ctype", card) == u.enum("ctype", "traditional"),
+                  to == self.z("command")),
+            pre.get("plays", active, pre.get("owner", card)),
+        ]
+        self.params.update(card=card, to=to, by=by, controller=by)
+        self.bind("source", source, inside)
+        # The card moves (400.11b) before the clauses run, as in the interpreter.
+        o = u.const("o", "obj")
+        this = o == card
+        player_zone = z3.Or(*(to == self.z(k) for k in PLAYER_ZONES))
+        return self.next_state(
+            pre, "bring-in: the card moves (400.11b)",
+            zone=z3.Lambda([o], z3.If(this, to, pre.get("zone", o))),
+            game=z3.Lambda([o], z3.If(this, active, pre.get("game", o))),
+            zone_player=z3.Lambda([o], z3.If(this, z3.If(player_zone, by, u.nobody),
+                                             pre.get("zone_player", o))),
+            zone_deck=z3.Lambda([o], z3.If(this, u.enum("deck", "none"), pre.get("zone_deck", o))),
+            has_counters=z3.Lambda([o], z3.If(this, self.false(), pre.get("has_counters", o))),
+            phased_out=z3.Lambda([o], z3.If(this, self.false(), pre.get("phased_out", o))),
+            controller=z3.Lambda([o], z3.If(this, by, pre.get("controller", o))),
+        )
+
+
+class _Unbound(Exception):
+    def __init__(self, role: str):
+        self.role = role
+
+
+def encode_event(rulebook: Rulebook, event: str, universe: Universe) -> Transition:
+    """The symbolic transition of `event` under `rulebook`."""
+    return _Encoder(rulebook, universe, event).run()

@@ -1,0 +1,206 @@
+"""Symbolic situations for z3: the same attributes as the concrete model, as z3 arrays.
+
+Objects, players and games are uninterpreted sorts, so a formula that is unsatisfiable
+here is unsatisfiable for every number of cards, players and nested games. The finite
+sorts of the model (zone kinds, object kinds, card types, decks, results) are enumerations.
+`NOBODY`, `NOGAME` and `NOOBJ` are the sentinels of the concrete reading: the player of a
+shared zone, the game of a card outside the game, the creator of the outermost game.
+
+`Universe(bound=None)` is unbounded. `Universe(bound=n)` makes the three sorts finite (n
+objects, n players, n games) for the few obligations that count (libraries of fewer than
+seven cards): those results are bounded and say so.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import z3
+
+from invariants.lang import ATTRIBUTES, ENUMS, Term
+
+SORT_OF_DOMAIN = ("obj", "player", "game")
+
+
+class Universe:
+    """The sorts and constants shared by every state of one proof obligation."""
+
+    def __init__(self, bound: int | None = None, ctx: z3.Context | None = None):
+        self.ctx = ctx or z3.Context()
+        self.bound = bound
+        self.sorts: dict[str, Any] = {}
+        self.values: dict[str, dict[str, Any]] = {}
+        self.elements: dict[str, list[Any]] = {}
+        for name in SORT_OF_DOMAIN:
+            title = name.capitalize()
+            if bound is None:
+                self.sorts[name] = z3.DeclareSort(title, self.ctx)
+            else:
+                sort, items = z3.EnumSort(title, [f"{name}{i}" for i in range(bound + 1)],
+                                          ctx=self.ctx)
+                self.sorts[name] = sort
+                self.elements[name] = list(items)
+        for name, values in ENUMS.items():
+            sort, consts = z3.EnumSort(name.capitalize() + "Kind", list(values), ctx=self.ctx)
+            self.sorts[name] = sort
+            self.values[name] = dict(zip(values, consts, strict=True))
+        self.sorts["bool"] = z3.BoolSort(self.ctx)
+        self.sorts["int"] = z3.IntSort(self.ctx)
+        if bound is None:
+            self.nobody = z3.Const("NOBODY", self.sorts["player"])
+            self.nogame = z3.Const("NOGAME", self.sorts["game"])
+            self.noobj = z3.Const("NOOBJ", self.sorts["obj"])
+        else:
+            self.nobody = self.elements["player"][-1]
+            self.nogame = self.elements["game"][-1]
+            self.noobj = self.elements["obj"][-1]
+        self.serial = 0
+
+    def _elements_of(self, const: Any) -> list[Any]:
+        for name in SORT_OF_DOMAIN:
+            if const.sort() == self.sorts[name]:
+                return self.elements[name]
+        raise ValueError(f"cannot expand a quantifier over {const.sort()}")
+
+    def forall(self, consts: list[Any], body: Any) -> Any:
+        """A universal: a z3 quantifier, or in a finite universe the conjunction of its
+        instances (so that the solver is complete there)."""
+        if self.bound is None:
+            return z3.ForAll(consts, body)
+        return z3.And(*self._instances(consts, body))
+
+    def exists(self, consts: list[Any], body: Any) -> Any:
+        if self.bound is None:
+            return z3.Exists(consts, body)
+        return z3.Or(*self._instances(consts, body))
+
+    def _instances(self, consts: list[Any], body: Any) -> list[Any]:
+        combos: list[list[Any]] = [[]]
+        for c in consts:
+            combos = [combo + [e] for combo in combos for e in self._elements_of(c)]
+        return [z3.substitute(body, *zip(consts, combo, strict=True)) for combo in combos]
+
+    def const(self, name: str, sort: str) -> Any:
+        return z3.Const(name, self.sorts[sort])
+
+    def fresh(self, prefix: str, sort: str) -> Any:
+        self.serial += 1
+        return z3.Const(f"{prefix}!{self.serial}", self.sorts[sort])
+
+    def enum(self, sort: str, value: str) -> Any:
+        return self.values[sort][value]
+
+    def sentinel(self, sort: str) -> Any:
+        return {"player": self.nobody, "game": self.nogame, "obj": self.noobj}[sort]
+
+    def domain(self, sort: str) -> Any:
+        if sort == "bool":
+            return z3.BoolVal(True, self.ctx).sort()
+        return self.sorts[sort]
+
+
+@dataclass
+class SymState:
+    """One symbolic situation: an array per attribute of `invariants.lang.ATTRIBUTES`."""
+
+    name: str
+    arrays: dict[str, Any]
+
+    @staticmethod
+    def declare(universe: Universe, name: str) -> SymState:
+        arrays: dict[str, Any] = {}
+        for attribute, (arg_sorts, sort) in ATTRIBUTES.items():
+            domains = [universe.sorts[a] for a in arg_sorts]
+            arrays[attribute] = z3.Array(f"{name}.{attribute}", *domains, universe.sorts[sort])
+        return SymState(name, arrays)
+
+    def get(self, attribute: str, *args: Any) -> Any:
+        return z3.Select(self.arrays[attribute], *args)
+
+    def updated(self, name: str, **changes: Any) -> SymState:
+        arrays = dict(self.arrays)
+        arrays.update(changes)
+        return SymState(name, arrays)
+
+
+@dataclass
+class SymBinding:
+    """The symbolic counterpart of `invariants.concrete.Binding`."""
+
+    roles: dict[str, Any]
+    has_roles: dict[str, Any]
+    controller: Any
+    exempt: Any  # array Obj -> Bool
+    creator: Any
+    card: Any
+    then_battlefield: Any
+
+
+class TermEncoder:
+    """Turns invariant terms into z3 formulas over (pre, post, binding)."""
+
+    def __init__(self, universe: Universe, pre: SymState, post: SymState, binding: SymBinding):
+        self.u = universe
+        self.states = {"pre": pre, "post": post}
+        self.binding = binding
+
+    def encode(self, term: Term, env: dict[str, Any] | None = None) -> Any:
+        env = env or {}
+        op, args = term.op, term.args
+        u = self.u
+        if op == "var":
+            return env[args[0]]
+        if op == "const":
+            return u.enum(args[0], args[1])
+        if op == "int":
+            return z3.IntVal(args[0], u.ctx)
+        if op == "bool":
+            return z3.BoolVal(args[0], u.ctx)
+        if op == "role":
+            return self.binding.roles.get(args[0], u.nogame)
+        if op == "has_role":
+            return self.binding.has_roles.get(args[0], z3.BoolVal(False, u.ctx))
+        if op == "event_controller":
+            return self.binding.controller
+        if op == "creator":
+            return self.binding.creator
+        if op == "nobody":
+            return u.nobody
+        if op == "nogame":
+            return u.nogame
+        if op == "noobj":
+            return u.noobj
+        if op == "brought":
+            return self.binding.card
+        if op == "then_battlefield":
+            return self.binding.then_battlefield
+        if op == "exempt":
+            return z3.Select(self.binding.exempt, self.encode(args[0], env))
+        if op == "attr":
+            state = self.states[args[0]]
+            return state.get(args[1], *(self.encode(a, env) for a in args[2]))
+        if op == "eq":
+            return self.encode(args[0], env) == self.encode(args[1], env)
+        if op == "not":
+            return z3.Not(self.encode(args[0], env))
+        if op == "and":
+            return z3.And(*(self.encode(a, env) for a in args)) if args else z3.BoolVal(True, u.ctx)
+        if op == "or":
+            return z3.Or(*(self.encode(a, env) for a in args)) if args else z3.BoolVal(False, u.ctx)
+        if op == "implies":
+            return z3.Implies(self.encode(args[0], env), self.encode(args[1], env))
+        if op == "add":
+            return self.encode(args[0], env) + self.encode(args[1], env)
+        if op == "le":
+            return self.encode(args[0], env) <= self.encode(args[1], env)
+        if op == "lt":
+            return self.encode(args[0], env) < self.encode(args[1], env)
+        if op in ("forall", "exists"):
+            variables, body = args
+            consts = [u.const(v.args[0], v.args[1]) for v in variables]
+            inner = dict(env)
+            inner.update({v.args[0]: c for v, c in zip(variables, consts, strict=True)})
+            encoded = self.encode(body, inner)
+            return u.forall(consts, encoded) if op == "forall" else u.exists(consts, encoded)
+        raise ValueError(f"unknown term {op}")

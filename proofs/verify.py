@@ -1,0 +1,163 @@
+"""Proof obligations: each invariant at each event, in a fresh solver with a timeout.
+
+An obligation asks z3 for a situation where the structure invariants hold, the event
+happens, and the invariant is broken afterwards. Unsatisfiable: **proved** for every
+number of cards, players and games. Satisfiable: the model is read back as a scenario and
+replayed by the interpreter; if the violation replays it is **refuted** with that
+counterexample, minimised; if not, it is a **fault** of the tool, never a finding. The
+solver giving up is **unknown**, with its reason, never proved. Invariants that count cards
+are proved only up to a bound, and say so.
+"""
+
+from __future__ import annotations
+
+import enum
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+
+import z3
+
+from invariants.catalog import CATALOG, EVENTS, Invariant, structure_terms
+from invariants.lang import Term, pre
+from model.rulebook import Rulebook
+from model.scenario import Scenario
+
+from .counterexample import Replay, extract, minimise, replay
+from .encode import Transition, encode_event
+from .symbolic import TermEncoder, Universe
+
+DEFAULT_TIMEOUT = 5.0
+DEFAULT_BOUND = 3
+
+
+class Status(enum.Enum):
+    """The outcome of one proof obligation."""
+
+    PROVED = "proved"    # unsat: holds for every situation (or every one up to `bound`)
+    REFUTED = "refuted"  # sat, and the counterexample replays on the concrete interpreter
+    UNKNOWN = "unknown"  # the solver gave up (timeout, incompleteness): not a proof
+    FAULT = "fault"      # sat, but the counterexample does not replay: a bug of this tool
+
+
+@dataclass(frozen=True)
+class Obligation:
+    invariant: Invariant
+    event: str
+
+    @property
+    def name(self) -> str:
+        return f"{self.invariant.id} @ {self.event}"
+
+
+@dataclass
+class Result:
+    obligation: Obligation
+    status: Status
+    seconds: float
+    bound: int | None = None
+    reason: str = ""
+    counterexample: Scenario | None = None
+    replay: Replay | None = None
+    notes: list[str] = field(default_factory=list)
+
+
+def obligations(only: list[str] | None = None) -> Iterator[Obligation]:
+    for inv in CATALOG:
+        if only and inv.id not in only:
+            continue
+        for event in inv.events:
+            if event in EVENTS:
+                yield Obligation(inv, event)
+
+
+def conjuncts(term: Term) -> list[Term]:
+    """The top-level conjuncts of a term (a conjunction holds iff each of them does)."""
+    if term.op == "and":
+        return [c for arg in term.args for c in conjuncts(arg)]
+    return [term]
+
+
+def _solve(rulebook: Rulebook, ob: Obligation, bound: int | None,
+           timeout: float) -> tuple[str, Universe, z3.Solver, Transition]:
+    """Look for a violation of each conjunct in turn, in one fresh context.
+
+    Returns "unsat" when no conjunct can be violated, "sat" with the solver holding the
+    model of the first violation found, or "unknown" (the solver's reason kept)."""
+    universe = Universe(bound)
+    t = encode_event(rulebook, ob.event, universe)
+    enc = TermEncoder(universe, t.pre, t.post, t.binding)
+    solver = z3.Solver(ctx=universe.ctx)
+    solver.set(timeout=max(1, int(timeout * 1000)))
+    for hypothesis in structure_terms(pre):
+        solver.add(enc.encode(hypothesis))
+    solver.add(*t.constraints)
+    verdict = "unsat"
+    for part in conjuncts(ob.invariant.term):
+        solver.push()
+        solver.add(z3.Not(enc.encode(part)))
+        answer = str(solver.check())
+        if answer == "sat":
+            return "sat", universe, solver, t
+        if answer == "unknown":
+            verdict = "unknown"
+            reason = solver.reason_unknown()
+            solver.pop()
+            solver.reason = reason
+            continue
+        solver.pop()
+    return verdict, universe, solver, t
+
+
+def _reason(solver: z3.Solver) -> str:
+    return str(getattr(solver, "reason", None) or solver.reason_unknown())
+
+
+def prove(rulebook: Rulebook, ob: Obligation, timeout: float = DEFAULT_TIMEOUT,
+          bound: int = DEFAULT_BOUND, minimise_cex: bool = True) -> Result:
+    """Decide one obligation: proved, refuted (with a replayed counterexample) or unknown."""
+    start = time.perf_counter()
+    notes: list[str] = []
+    tried_bound: int | None = None
+    if not ob.invariant.bounded:
+        answer, universe, solver, t = _solve(rulebook, ob, None, timeout)
+        if answer == "unsat":
+            return Result(ob, Status.PROVED, time.perf_counter() - start)
+        if answer == "unknown":
+            notes.append(f"unbounded: {_reason(solver)}")
+    else:
+        notes.append("counts cards (fewer than seven in a library): checked up to a bound")
+        answer = "unknown"
+    if answer != "sat":
+        # A finite universe: either a real counterexample or "none up to the bound".
+        tried_bound = bound
+        answer, universe, solver, t = _solve(rulebook, ob, bound, timeout)
+        if answer == "unsat":
+            status = Status.PROVED if ob.invariant.bounded else Status.UNKNOWN
+            reason = (f"no counterexample with up to {bound} objects, players and games"
+                      + ("" if ob.invariant.bounded else "; " + "; ".join(notes)))
+            return Result(ob, status, time.perf_counter() - start, bound=bound, reason=reason,
+                          notes=notes)
+        if answer == "unknown":
+            notes.append(f"bounded ({bound}): {_reason(solver)}")
+            return Result(ob, Status.UNKNOWN, time.perf_counter() - start, bound=bound,
+                          reason="; ".join(notes), notes=notes)
+    scenario = extract(solver.model(), universe, t, ob.event)
+    replayed = replay(scenario, rulebook, ob.invariant)
+    if not replayed.violated:
+        return Result(ob, Status.FAULT, time.perf_counter() - start, bound=tried_bound,
+                      reason=f"the solver's counterexample does not replay: {replayed.reason}",
+                      counterexample=scenario, replay=replayed, notes=notes)
+    if minimise_cex:
+        scenario = minimise(scenario, rulebook, ob.invariant)
+        replayed = replay(scenario, rulebook, ob.invariant)
+    scenario.title = f"counterexample to {ob.invariant.id} at {ob.event}"
+    scenario.description = ob.invariant.statement
+    return Result(ob, Status.REFUTED, time.perf_counter() - start, bound=tried_bound,
+                  reason="the counterexample replays on the concrete interpreter",
+                  counterexample=scenario, replay=replayed, notes=notes)
+
+
+def verify(rulebook: Rulebook, only: list[str] | None = None,
+           timeout: float = DEFAULT_TIMEOUT, bound: int = DEFAULT_BOUND) -> list[Result]:
+    return [prove(rulebook, ob, timeout, bound) for ob in obligations(only)]
