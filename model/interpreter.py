@@ -211,7 +211,7 @@ class Interpreter:
                                "nontraditional card can only come into the command zone")
         player = self._player_in(ctx.event.get("by", card.owner), active, "by")
         if kind in PLAYER_ZONES:
-            dest = ZoneRef(active.id, kind, player)
+            dest = ZoneRef(active.id, kind, card.owner)  # the owner's zone (400.3)
         elif kind in ("battlefield", "exile", "command", "stack"):
             dest = ZoneRef(active.id, kind)
         else:
@@ -365,9 +365,12 @@ class Interpreter:
             elif obj.controller == player and state.where[obj_id].kind == "stack" \
                     and not obj.is_card:
                 changes.append(Change(obj_id, "ceased", str(state.cease(obj_id))))
+            elif obj.controller == player and not obj.is_card:
+                # Exiled, a token or copy ceases to exist (704.5d-e); no other object moves.
+                changes.append(Change(obj_id, "ceased", str(state.cease(obj_id))))
             elif obj.controller == player:
+                self._reset_on_move(obj)
                 before = state.move(obj_id, ZoneRef(active.id, "exile"))
-                obj.controller = obj.owner
                 changes.append(Change(obj_id, "moved", str(before), str(ZoneRef(active.id, "exile"))))
         for zone in [z for z in state.zones if z.game == active.id and z.player == player]:
             if not state.zones[zone]:
@@ -640,6 +643,9 @@ class Interpreter:
         game = state.games[self._role(ctx, args["_"])]
         changes: list[Change] = []
         for trigger in game.pending_triggers:
+            if trigger.id in state.objects:
+                trigger = Trigger(state.fresh_id("trigger"), trigger.source, trigger.card,
+                                  trigger.left, trigger.game, trigger.controller)
             ability = GameObject(id=trigger.id, kind="ability", owner=_owner(state, trigger),
                                  controller=_owner(state, trigger),
                                  name=f"leaves-zone trigger of {trigger.source} for {trigger.card}",
@@ -783,10 +789,23 @@ class Interpreter:
             return zone
         if zone.game != game.id:
             raise IllegalEvent(f"{path} is not a zone of the active game {game.id}")
-        if zone.player is not None and zone.player not in game.players:
-            raise IllegalEvent(f"{path}: {zone.player} is not a player in {game.id}")
+        zone = Interpreter._card_zone(zone, game, obj)
         if zone.kind != "deck" and zone not in state.zones:
             raise IllegalEvent(f"{path} does not exist")
+        return zone
+
+    @staticmethod
+    def _card_zone(zone: ZoneRef, game: Game, obj: GameObject) -> ZoneRef:
+        """Where a card actually goes: its owner's library, hand or graveyard (400.3); a
+        supplementary deck only for its own cards; a library never for a nontraditional one."""
+        if obj.is_card and zone.kind in PLAYER_ZONES and zone.player != obj.owner:
+            zone = ZoneRef(zone.game, zone.kind, obj.owner)
+        if zone.player is not None and zone.player not in game.players:
+            raise IllegalEvent(f"{zone}: {zone.player} is not a player in {game.id}")
+        if obj.is_card and zone.kind == "library" and not obj.traditional:
+            raise IllegalEvent(f"{obj.id} is a {obj.card_type} card: never in a library (108.2a)")
+        if zone.kind == "deck" and (not obj.is_card or DECK_OF.get(obj.card_type) != zone.deck):
+            raise IllegalEvent(f"{obj.id} does not belong in a {zone.deck} deck")
         return zone
 
 

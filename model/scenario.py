@@ -199,6 +199,12 @@ class _Reader:
         serial = d.get("id-serial", 0)
         state.serial = serial if isinstance(serial, int) and not isinstance(serial, bool) else 0
         self.check_references(state)
+        for i, game in enumerate(state.games.values()):
+            for trigger in game.pending_triggers:
+                if trigger.id in state.objects or trigger.id in state.games:
+                    raise self.err(self.where.table("game", i),
+                                   f"game {game.id}: waiting trigger {trigger.id!r} has the id of "
+                                   "an object or game; a trigger is not an object yet")
         events = self.read_events()
         seed = d.get("seed")
         if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):

@@ -76,21 +76,8 @@ def stranded_at_end(s: Situation) -> set[str]:
 
 
 def known_interpreter_bug(s: Situation, event: Event) -> str | None:
-    """Names the known interpreter bug that `event` would hit in `s`, if any.
-
-    Each is reproduced by a strict xfail test below; the properties skip these events so
-    that they keep testing everything else. Delete an entry when its bug is fixed (the
-    xfail test then passes, and strict mode says so).
-    """
-    if event.kind == "leave":
-        player = event.get("player")
-        active = s.active_game().id
-        for obj in s.objects.values():
-            here = s.where[obj.id]
-            if (here.game == active and obj.owner != player and obj.controller == player
-                    and (obj.phased_out or obj.counters or obj.affected_by
-                         or not obj.is_card)):
-                return "leave-exiles-without-reset"
+    """Names a known interpreter bug that `event` would hit in `s`: none is known now (the
+    ones the properties found are fixed and kept as regression tests below)."""
     return None
 
 
@@ -412,9 +399,6 @@ player = "Bob"
 """
 
 
-@pytest.mark.xfail(strict=True, reason="interpreter: leave exiles the objects the leaver "
-                   "controls with state.move but without _reset_on_move (CR 400.7): the card "
-                   "is phased out in exile and keeps its counters")
 def test_leave_exiles_a_new_object() -> None:
     scenario = parse_scenario(LEAVE_WITH_A_BORROWED_PERMANENT, file="leave.toml")
     after = Interpreter().run(scenario.situation, scenario.events).situation
@@ -449,9 +433,6 @@ at = "outside/Ann"
 """
 
 
-@pytest.mark.xfail(strict=True, reason="interpreter: move and bring-in accept a destination "
-                   "that CR 400.3 redirects to the owner's zone, or that CR 108.2a / 100.2d "
-                   "forbid; the result is a situation the scenario reader refuses")
 @pytest.mark.parametrize("event", [
     Event("move", {"object": "ann-bears", "to": "main/hand/Bob"}),
     Event("move", {"object": "ann-bears", "to": "main/deck/Ann/planar"}),
@@ -503,9 +484,6 @@ at = "sub/hand/Ann"
 """
 
 
-@pytest.mark.xfail(strict=True, reason="scenario reader: a waiting trigger's id is not checked "
-                   "against the objects' ids; release-triggers then overwrites the card "
-                   "ann-bears with the ability, listing it in two zones and losing the card")
 def test_waiting_trigger_ids_do_not_clash_with_objects() -> None:
     from model.errors import InputError
 
