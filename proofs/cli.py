@@ -141,6 +141,82 @@ def graph(scenario: str, after: int | None, fmt: str, output: str | None, seed: 
 
 
 @cli.command()
+@click.option("--rulebook", "rulebook_path", type=click.Path(dir_okay=False), default=None,
+              help="A rulebook TOML file instead of the official one.")
+@click.option("--amendment", "amendments", type=click.Path(dir_okay=False), multiple=True,
+              help="Apply this amendment file first (repeatable).")
+@click.option("--format", "fmt", type=click.Choice(["text", "json", "junit", "sarif", "markdown"]),
+              default="text", show_default=True)
+@click.option("--only", "only", multiple=True, help="Only this invariant id (repeatable).")
+@click.option("--timeout", type=float, default=5.0, show_default=True,
+              help="Seconds per solver call before an obligation is unknown.")
+@click.option("--bound", type=int, default=3, show_default=True,
+              help="Objects, players and games in the finite universes of bounded checks.")
+@click.option("--no-minimise", is_flag=True, help="Show counterexamples as found.")
+def verify(rulebook_path: str | None, amendments: tuple[str, ...], fmt: str,
+           only: tuple[str, ...], timeout: float, bound: int, no_minimise: bool) -> None:
+    """Prove every invariant of the catalog at every event, for any number of cards,
+    players and nested games. Exit 0 all proved, 1 refuted, 3 unknown."""
+    from invariants.catalog import CATALOG
+
+    from . import verify_report
+    from .amendment import load_amendment
+    from .verify import obligations, prove
+
+    rulebook = _rulebook(rulebook_path)
+    for path in amendments:
+        rulebook = load_amendment(path).apply(rulebook)
+    known = {inv.id for inv in CATALOG}
+    for name in only:
+        if name not in known:
+            raise click.BadParameter(f"no invariant {name!r} (see shahrazad invariants)",
+                                     param_hint="--only")
+    todo = list(obligations(list(only) or None))
+    show_progress = fmt == "text" and sys.stderr.isatty()
+    results = []
+    for index, ob in enumerate(todo, start=1):
+        if show_progress:
+            click.echo(f"\r[{index}/{len(todo)}] {ob.name:70.70}", err=True, nl=False)
+        results.append(prove(rulebook, ob, timeout=timeout, bound=bound,
+                             minimise_cex=not no_minimise))
+    if show_progress:
+        click.echo("\r" + " " * 80 + "\r", err=True, nl=False)
+    source = rulebook_path or "official"
+    names = list(amendments)
+    if fmt == "json":
+        click.echo(json.dumps(verify_report.as_json(results, source, names), indent=2,
+                              ensure_ascii=False))
+    elif fmt == "junit":
+        click.echo(verify_report.junit(results, source), nl=False)
+    elif fmt == "sarif":
+        click.echo(verify_report.sarif(results, source), nl=False)
+    elif fmt == "markdown":
+        click.echo(verify_report.markdown(results, source, names), nl=False)
+    else:
+        click.echo(verify_report.text(results, source, names), nl=False)
+    raise click.exceptions.Exit(verify_report.exit_code(results))
+
+
+@cli.command()
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
+              show_default=True)
+def invariants(fmt: str) -> None:
+    """List the invariant catalog: id, statement, clauses, events, and the formula."""
+    from invariants.catalog import CATALOG
+
+    if fmt == "json":
+        click.echo(json.dumps({"schema": "shahrazad.invariants/1", "invariant": [
+            {"id": i.id, "kind": i.kind, "statement": i.statement, "clauses": list(i.clauses),
+             "events": list(i.events), "bounded": i.bounded, "formula": str(i.term)}
+            for i in CATALOG]}, indent=2, ensure_ascii=False))
+        return
+    for inv in CATALOG:
+        bounded = " (bounded)" if inv.bounded else ""
+        click.echo(f"{inv.id}{bounded}  [{', '.join(inv.clauses)}]\n  {inv.statement}\n"
+                   f"  at: {', '.join(inv.events)}\n  {inv.term}\n")
+
+
+@cli.command()
 @click.option("--rulebook", "rulebook_path", type=click.Path(dir_okay=False), default=None)
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
               show_default=True)
@@ -161,7 +237,9 @@ def rules(rulebook_path: str | None, fmt: str) -> None:
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the console script; returns the exit code."""
     try:
-        cli.main(args=argv, prog_name="shahrazad", standalone_mode=False)
+        code = cli.main(args=argv, prog_name="shahrazad", standalone_mode=False)
+        if isinstance(code, int):
+            return code
     except click.exceptions.Exit as done:
         return int(done.exit_code)
     except click.ClickException as err:

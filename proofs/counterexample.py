@@ -264,6 +264,10 @@ def _simpler(scenario: Scenario) -> list[Scenario]:
                 value = getattr(smaller.games[game.id], attribute)
                 setattr(smaller.games[game.id], attribute, type(value)())
                 out.append(_variant(scenario, smaller))
+        if game.created_by is not None:
+            smaller = s.copy()
+            smaller.games[game.id].created_by = None
+            out.append(_variant(scenario, smaller))
         if game.starting_player is not None:
             smaller = s.copy()
             smaller.games[game.id].starting_player = None

@@ -29,6 +29,7 @@ from .symbolic import TermEncoder, Universe
 
 DEFAULT_TIMEOUT = 5.0
 DEFAULT_BOUND = 3
+QUICK = 1.0  # seconds for the first, unbounded attempt
 
 
 class Status(enum.Enum):
@@ -119,29 +120,37 @@ def prove(rulebook: Rulebook, ob: Obligation, timeout: float = DEFAULT_TIMEOUT,
     start = time.perf_counter()
     notes: list[str] = []
     tried_bound: int | None = None
+    # Proofs of what holds are quick; models of what does not are quicker to find in a
+    # finite universe. So: a short unbounded attempt, then a bounded search for a
+    # counterexample, then the unbounded attempt again with the whole timeout.
+    answer = "unknown"
     if not ob.invariant.bounded:
+        answer, universe, solver, t = _solve(rulebook, ob, None, min(QUICK, timeout))
+        if answer == "unsat":
+            return Result(ob, Status.PROVED, time.perf_counter() - start)
+    else:
+        notes.append("counts cards (fewer than seven in a library): checked up to a bound")
+    if answer != "sat":
+        tried_bound = bound
+        answer, universe, solver, t = _solve(rulebook, ob, bound, timeout)
+        if answer == "unknown":
+            notes.append(f"bounded ({bound}): {_reason(solver)}")
+        if answer == "unsat" and ob.invariant.bounded:
+            return Result(ob, Status.PROVED, time.perf_counter() - start, bound=bound,
+                          reason=f"no counterexample with up to {bound} objects, players and "
+                          "games", notes=notes)
+    if answer != "sat" and not ob.invariant.bounded:
+        none_small = answer == "unsat"
         answer, universe, solver, t = _solve(rulebook, ob, None, timeout)
         if answer == "unsat":
             return Result(ob, Status.PROVED, time.perf_counter() - start)
         if answer == "unknown":
             notes.append(f"unbounded: {_reason(solver)}")
-    else:
-        notes.append("counts cards (fewer than seven in a library): checked up to a bound")
-        answer = "unknown"
+            if none_small:
+                notes.append(f"no counterexample with up to {bound} objects, players and games")
     if answer != "sat":
-        # A finite universe: either a real counterexample or "none up to the bound".
-        tried_bound = bound
-        answer, universe, solver, t = _solve(rulebook, ob, bound, timeout)
-        if answer == "unsat":
-            status = Status.PROVED if ob.invariant.bounded else Status.UNKNOWN
-            reason = (f"no counterexample with up to {bound} objects, players and games"
-                      + ("" if ob.invariant.bounded else "; " + "; ".join(notes)))
-            return Result(ob, status, time.perf_counter() - start, bound=bound, reason=reason,
-                          notes=notes)
-        if answer == "unknown":
-            notes.append(f"bounded ({bound}): {_reason(solver)}")
-            return Result(ob, Status.UNKNOWN, time.perf_counter() - start, bound=bound,
-                          reason="; ".join(notes), notes=notes)
+        return Result(ob, Status.UNKNOWN, time.perf_counter() - start, bound=tried_bound,
+                      reason="; ".join(notes), notes=notes)
     scenario = extract(solver.model(), universe, t, ob.event)
     replayed = replay(scenario, rulebook, ob.invariant)
     if not replayed.violated:
