@@ -58,7 +58,7 @@ from .lang import (
     zone,
 )
 
-EVENTS = ("start-subgame", "end-subgame", "restart", "bring-in")
+EVENTS = ("start-subgame", "end-subgame", "restart", "bring-in", "affect")
 
 
 @dataclass(frozen=True)
@@ -147,6 +147,13 @@ def _structure(s: State) -> list[tuple[str, str, tuple[str, ...], Term]]:
         ("structure.controllers-play", "Every object in a game is controlled by a player of "
          "that game.", ("subgame.end.return-cards", "restart.cards-involved"),
          forall(o, implies(s.inside(o), s.plays(s.game(o), s.controller(o))))),
+        ("structure.effects-in-own-game", "An effect acts only on objects and players of its "
+         "own game.", ("subgame.separate-effects",),
+         forall((o, o2), implies(s.exists(o) & s.exists(o2) & s.affects(o, o2),
+                                 eq(s.kind(o), kind("effect")) & s.inside(o2)
+                                 & eq(s.game(o2), s.game(o))))
+         & forall((o, p), implies(s.exists(o) & s.affects_player(o, p),
+                                  eq(s.kind(o), kind("effect")) & s.plays(s.game(o), p)))),
         ("structure.player-zones", "A library, hand, graveyard or supplementary deck belongs to a "
          "player of its game; shared zones to no player.",
          ("subgame.start.new-game", "restart.new-game"),
@@ -192,6 +199,8 @@ def _structure(s: State) -> list[tuple[str, str, tuple[str, ...], Term]]:
          ("subgame.bring-in.leave-triggers", "subgame.end.release-triggers"),
          forall((g, o), implies(s.waiting(g, o), ~s.exists(o) & s.suspended(g)
                                 & ne(o, noobj())))
+         & forall((g, o, o2), implies(s.waiting(g, o), ~s.affects(o2, o) & ~s.affects(o, o2)))
+         & forall((g, o, p), implies(s.waiting(g, o), ~s.affects_player(o, p)))
          & forall((g, g2, o), implies(s.waiting(g, o) & s.waiting(g2, o), eq(g, g2)))
          & forall((g, g2, o), implies(s.waiting(g, o), eq(s.began_in_deck(g2, o), deck("none"))
                                       & ~s.resolved(g2, o)))),

@@ -75,6 +75,13 @@ def _object_value(state: Situation, attribute: str, o: str) -> Any:
     raise KeyError(attribute)
 
 
+def _affects(state: Situation, attribute: str, effect: str, target: str) -> bool:
+    if attribute == "affects":
+        item = state.objects.get(target)
+        return item is not None and effect in item.affected_by
+    return effect in state.player_effects.get(target, [])
+
+
 def _absent(attribute: str) -> Any:
     return {"zone": "outside", "game": NOGAME, "zone_player": NOBODY, "zone_deck": "none",
             "owner": NOBODY, "controller": NOBODY, "kind": "card", "ctype": "none",
@@ -204,6 +211,8 @@ class Evaluator:
             values = [self.value(a, env) for a in args[2]]
             if len(values) == 1 and args[2][0].sort == "obj":
                 return _object_value(state, args[1], values[0])
+            if args[1] in ("affects", "affects_player"):
+                return _affects(state, args[1], values[0], values[1])
             return _game_value(state, args[1], values[0], values[1] if len(values) > 1 else None)
         if op == "eq":
             return self.value(args[0], env) == self.value(args[1], env)

@@ -65,6 +65,8 @@ ATTRIBUTES: Final[dict[str, tuple[tuple[str, ...], str]]] = {
     "has_creator": (("game",), "bool"),
     "created_by": (("game",), "obj"),      # the spell or ability that created a subgame
     "watcher": (("obj",), "bool"),         # it has an ability that triggers on leaving a zone
+    "affects": (("obj", "obj"), "bool"),   # an effect acts on an object (728.1b)
+    "affects_player": (("obj", "player"), "bool"),  # an effect acts on a player
     "began_in_deck": (("game", "obj"), "deck"),
     "waiting": (("game", "obj"), "bool"),  # a trigger of the game waits for it to resume
     "resolved": (("game", "obj"), "bool"),  # the object finished resolving in the game

@@ -16,10 +16,19 @@ from typing import Any
 import z3
 
 from invariants.catalog import CATALOG, Invariant
-from invariants.concrete import NOBODY, NOGAME, NOOBJ, Binding, Evaluator, _game_value, _object_value
+from invariants.concrete import (
+    NOBODY,
+    NOGAME,
+    NOOBJ,
+    Binding,
+    Evaluator,
+    _affects,
+    _game_value,
+    _object_value,
+)
 from invariants.lang import ATTRIBUTES
 from model.events import Event
-from model.interpreter import Interpreter
+from model.interpreter import Interpreter, _in_range
 from model.objects import GameObject, ZoneRef
 from model.rulebook import Rulebook
 from model.state import Situation
@@ -104,6 +113,8 @@ def check(rulebook: Rulebook, situation: Situation, event: Event,
         for args in combos:
             if arg_sorts == ("obj",):
                 v = _object_value(situation, attribute, args[0])
+            elif attribute in ("affects", "affects_player"):
+                v = _affects(situation, attribute, args[0], args[1])
             else:
                 v = _game_value(situation, attribute, args[0], args[1] if len(args) > 1 else None)
             z = value(sort, v)
@@ -111,7 +122,7 @@ def check(rulebook: Rulebook, situation: Situation, event: Event,
                 continue
             solver.add(t.pre.get(attribute, *(element[a][x] for a, x in
                                               zip(arg_sorts, args, strict=True))) == z)
-    _pin_params(solver, t.params, event, binding, element, u, post, outcome)
+    _pin_params(solver, t.params, event, binding, element, u, post, outcome, situation.games)
     enc = TermEncoder(u, t.pre, t.post, t.binding)
     evaluator = Evaluator(situation, post, binding)
     out: list[Disagreement] = []
@@ -151,7 +162,7 @@ def with_creator(situation: Situation, event: Event) -> tuple[Situation, Event]:
 
 def _pin_params(solver: z3.Solver, params: dict[str, Any], event: Event, binding: Binding,
                 element: dict[str, dict[str, Any]], u: Universe, post: Situation,
-                outcome: Any) -> None:
+                outcome: Any, pre_games: dict[str, Any]) -> None:
     def el(sort: str, name: str | None) -> Any:
         return element[sort].get(name) if name is not None else None
 
@@ -175,6 +186,15 @@ def _pin_params(solver: z3.Solver, params: dict[str, Any], event: Event, binding
         for name, e in element["obj"].items():
             solver.add(z3.Select(params["exempt"], e) == z3.BoolVal(name in binding.exempt, u.ctx))
         solver.add(params["then"] == z3.BoolVal(binding.then_battlefield, u.ctx))
+        if "in_range" in params and binding.controller is not None:
+            in_range, game = params["in_range"]
+            restarted = binding.roles["restarted"]
+            source = pre_games.get(restarted)
+            if source is not None and source.range_of_influence is not None:
+                near = _in_range(source.players, binding.controller, source.range_of_influence)
+                for name, e in element["player"].items():
+                    solver.add(in_range(game, el("player", binding.controller), e)
+                               == z3.BoolVal(name in near, u.ctx))
     elif event.kind == "bring-in":
         solver.add(params["card"] == el("obj", binding.card))
         where = post.where[binding.card] if binding.card else None

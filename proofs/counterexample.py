@@ -157,6 +157,13 @@ def extract(model: z3.ModelRef, universe: Universe, t: Transition, event: str) -
         )
         state.objects[obj.id] = obj
         state.place(obj.id, zone, "bottom")
+    for e in objects:
+        for o in objects:
+            if r.true("affects", e, o):
+                state.objects[oid(o)].affected_by.append(oid(e))
+        for p in players:
+            if r.true("affects_player", e, p):
+                state.player_effects.setdefault(pid(p), []).append(oid(e))
     return Scenario(state, [_event(r, event, t, pid, oid)], title="counterexample",
                     description="", seed=0)
 

@@ -88,7 +88,29 @@ class _Encoder:
         return z3.And(x != self.u.noobj, z3.Not(s.get("exists", x)), self.u.forall([g], z3.And(
             z3.Not(s.get("waiting", g, x)), z3.Not(s.get("resolved", g, x)),
             s.get("began_in_deck", g, x) == self.u.enum("deck", "none"),
-            z3.Or(z3.Not(s.get("has_creator", g)), s.get("created_by", g) != x))))
+            z3.Or(z3.Not(s.get("has_creator", g)), s.get("created_by", g) != x))),
+            self.no_effects(s, x))
+
+    def no_effects(self, s: SymState, x: Any) -> Any:
+        e = self.u.const("e!none", "obj")
+        p = self.u.const("p!none", "player")
+        return z3.And(self.u.forall([e], z3.Not(s.get("affects", e, x))),
+                      self.u.forall([e], z3.Not(s.get("affects", x, e))),
+                      self.u.forall([p], z3.Not(s.get("affects_player", x, p))))
+
+    def forget(self, s: SymState, o: Any, target: Any, effect: Any) -> dict[str, Any]:
+        """What effects act on: nothing acts on an object that moved or ceased (400.7), and
+        an effect that ceased acts on nothing. `target` and `effect` are conditions on `o`."""
+        u = self.u
+        e = u.const("e!forget", "obj")
+        p = u.const("p!forget", "player")
+        ceased_effect = z3.substitute(effect, (o, e))
+        return {
+            "affects": z3.Lambda([e, o], z3.If(z3.Or(target, ceased_effect), self.false(),
+                                               s.get("affects", e, o))),
+            "affects_player": z3.Lambda([e, p], z3.If(ceased_effect, self.false(),
+                                                      s.get("affects_player", e, p))),
+        }
 
     def inside(self, s: SymState, o: Any) -> Any:
         return z3.And(s.get("exists", o), s.get("zone", o) != self.z("outside"))
@@ -157,7 +179,7 @@ class _Encoder:
         sel = self.selected(s, step.select, o)
         if step.action == "cease":
             exists = z3.Lambda([o], z3.If(sel, self.false(), s.get("exists", o)))
-            return self.next_state(s, label, exists=exists)
+            return self.next_state(s, label, exists=exists, **self.forget(s, o, sel, sel))
         if step.action == "set":
             changes: dict[str, Any] = {}
             for key, value in step.args.items():
@@ -214,6 +236,7 @@ class _Encoder:
             "phased_out": z3.Lambda([o], z3.If(moved, self.false(), s.get("phased_out", o))),
             "controller": z3.Lambda([o], z3.If(moved, controller, s.get("controller", o))),
         }
+        changes.update(self.forget(s, o, moved, self.false()))
         if dest.face != "keep":
             changes["face_up"] = z3.Lambda([o], z3.If(moved, z3.BoolVal(dest.face == "up", u.ctx),
                                                       s.get("face_up", o)))
@@ -272,6 +295,7 @@ class _Encoder:
                                                       "restart-ignores-range") is None:
             in_range = z3.Function("in_range", u.sorts["game"], u.sorts["player"],
                                    u.sorts["player"], u.sorts["bool"])
+            self.params["in_range"] = (in_range, src_game)
             ctrl = self.params["controller"]
             self.constraints.append(in_range(src_game, ctrl, ctrl))
             plays = z3.And(plays, z3.Or(z3.Not(s.get("limited_range", src_game)),
@@ -434,6 +458,7 @@ class _Encoder:
             "controller": z3.Lambda([o], z3.If(z3.And(this, to_grave), s.get("owner", o),
                                                s.get("controller", o))),
         }
+        changes.update(self.forget(s, o, z3.And(this, to_grave), z3.And(this, ceases)))
         return self.next_state(s, label, **changes)
 
     def g_release_triggers(self, s: SymState, args: dict[str, Any], label: str) -> SymState:
@@ -636,7 +661,38 @@ class _Encoder:
             has_counters=z3.Lambda([o], z3.If(this, self.false(), pre.get("has_counters", o))),
             phased_out=z3.Lambda([o], z3.If(this, self.false(), pre.get("phased_out", o))),
             controller=z3.Lambda([o], z3.If(this, by, pre.get("controller", o))),
+            **self.forget(pre, o, this, self.false()),
         )
+
+
+    def e_affect(self, pre: SymState, active: Any) -> SymState:
+        u = self.u
+        effect = u.const("effect", "obj")
+        target = u.const("target", "obj")
+        target_player = u.const("target-player", "player")
+        on_player = z3.Bool("on-player", u.ctx)
+        e_game = pre.get("game", effect)
+        self.constraints += [
+            effect != u.noobj, pre.get("exists", effect),
+            pre.get("kind", effect) == u.enum("kind", "effect"),
+            z3.Or(on_player, z3.And(target != u.noobj, pre.get("exists", target))),
+            z3.Or(z3.Not(on_player), target_player != u.nobody),
+        ]
+        if self.rb.grants("affect", "forbid", "cross-game-effects") is not None:
+            self.constraints.append(z3.And(e_game == active, z3.If(
+                on_player, pre.get("plays", e_game, target_player),
+                z3.And(self.inside(pre, target), pre.get("game", target) == e_game))))
+        self.params.update(effect=effect, target=target, target_player=target_player,
+                           on_player=on_player)
+        e = u.const("e", "obj")
+        o = u.const("o", "obj")
+        p = u.const("p", "player")
+        return self.next_state(
+            pre, "affect: the effect acts (611.1)",
+            affects=z3.Lambda([e, o], z3.Or(pre.get("affects", e, o), z3.And(
+                z3.Not(on_player), e == effect, o == target))),
+            affects_player=z3.Lambda([e, p], z3.Or(pre.get("affects_player", e, p), z3.And(
+                on_player, e == effect, p == target_player))))
 
 
 class _Unbound(Exception):

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 import z3
 
 from invariants.catalog import CATALOG, EVENTS, Invariant, structure_terms
-from invariants.lang import Term, pre
+from invariants.lang import ATTRIBUTES, Term, pre
 from model.rulebook import Rulebook
 from model.scenario import Scenario
 
@@ -30,6 +30,7 @@ from .symbolic import TermEncoder, Universe
 DEFAULT_TIMEOUT = 5.0
 DEFAULT_BOUND = 3
 QUICK = 1.0  # seconds for the first, unbounded attempt
+SEEDS = 5  # random seeds tried, each with a share of the timeout, before "unknown"
 
 
 class Status(enum.Enum):
@@ -80,34 +81,45 @@ def conjuncts(term: Term) -> list[Term]:
 
 
 def _solve(rulebook: Rulebook, ob: Obligation, bound: int | None,
-           timeout: float) -> tuple[str, Universe, z3.Solver, Transition]:
-    """Look for a violation of each conjunct in turn, in one fresh context.
+           timeout: float, seed: int = 0) -> tuple[str, Universe, z3.Solver, Transition]:
+    """Look for a violation of each conjunct in turn, each in a fresh solver.
 
     Returns "unsat" when no conjunct can be violated, "sat" with the solver holding the
     model of the first violation found, or "unknown" (the solver's reason kept)."""
     universe = Universe(bound)
     t = encode_event(rulebook, ob.event, universe)
     enc = TermEncoder(universe, t.pre, t.post, t.binding)
+    background = [enc.encode(h) for h in structure_terms(pre)] + list(t.constraints)
+    background += _hints(universe, t)
+    verdict, reason = "unsat", ""
     solver = z3.Solver(ctx=universe.ctx)
-    solver.set(timeout=max(1, int(timeout * 1000)))
-    for hypothesis in structure_terms(pre):
-        solver.add(enc.encode(hypothesis))
-    solver.add(*t.constraints)
-    verdict = "unsat"
     for part in conjuncts(ob.invariant.term):
-        solver.push()
+        solver = z3.Solver(ctx=universe.ctx)
+        solver.set(timeout=max(1, int(timeout * 1000)))
+        solver.set("random_seed", seed)
+        solver.add(*background)
         solver.add(z3.Not(enc.encode(part)))
         answer = str(solver.check())
         if answer == "sat":
             return "sat", universe, solver, t
         if answer == "unknown":
-            verdict = "unknown"
-            reason = solver.reason_unknown()
-            solver.pop()
-            solver.reason = reason
-            continue
-        solver.pop()
+            verdict, reason = "unknown", solver.reason_unknown()
+    solver.reason = reason
     return verdict, universe, solver, t
+
+
+def _hints(universe: Universe, t: Transition) -> list[object]:
+    """Ground terms naming each attribute of each game the event binds, after the event.
+
+    They say nothing (each equates a fresh constant with a value) but give the solver the
+    instances it needs for goals like "some game is active"."""
+    hints: list[object] = []
+    for index, game in enumerate(t.binding.roles.values()):
+        for attribute, (arg_sorts, sort) in ATTRIBUTES.items():
+            if arg_sorts == ("game",):
+                name = f"hint!{index}!{attribute}"
+                hints.append(universe.const(name, sort) == t.post.get(attribute, game))
+    return hints
 
 
 def _reason(solver: z3.Solver) -> str:
@@ -140,12 +152,21 @@ def prove(rulebook: Rulebook, ob: Obligation, timeout: float = DEFAULT_TIMEOUT,
                           reason=f"no counterexample with up to {bound} objects, players and "
                           "games", notes=notes)
     if answer != "sat" and not ob.invariant.bounded:
+        # The solver's luck varies with its random seed: a small portfolio of seeds shares
+        # the timeout.
         none_small = answer == "unsat"
-        answer, universe, solver, t = _solve(rulebook, ob, None, timeout)
-        if answer == "unsat":
-            return Result(ob, Status.PROVED, time.perf_counter() - start)
+        share = max(QUICK, timeout / SEEDS)
+        spent = 0.0
+        seed = 1
+        while spent < timeout and answer != "sat":
+            answer, universe, solver, t = _solve(rulebook, ob, None, min(share, timeout - spent),
+                                                 seed)
+            if answer == "unsat":
+                return Result(ob, Status.PROVED, time.perf_counter() - start)
+            spent += share
+            seed += 1
         if answer == "unknown":
-            notes.append(f"unbounded: {_reason(solver)}")
+            notes.append(f"unbounded: {_reason(solver)} ({seed - 1} seeds)")
             if none_small:
                 notes.append(f"no counterexample with up to {bound} objects, players and games")
     if answer != "sat":
