@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from model.objects import NONCARD_ZONES
 
 from .lang import (
+    TRUE,
     State,
     Term,
     add,
@@ -478,7 +479,34 @@ EVENT: list[Invariant] = [
     Invariant(i, st, cl, (ev,), f()) for i, st, cl, ev, f in _EVENT
 ]
 
-CATALOG: list[Invariant] = STRUCTURE + EVENT
+# ---- possibility: what the rules must allow (no clause may make an event impossible) ------
+
+ACTIVE = role("active")
+
+_POSSIBLE: list[tuple[str, str, tuple[str, ...], str, Term]] = [
+    ("possible.start-subgame", "A subgame can start.", ("subgame.start.new-game",), START,
+     TRUE),
+    ("possible.nested-subgame", "A subgame can start inside a subgame.", ("subgame.nesting",),
+     START, pre.has_parent(ACTIVE)),
+    ("possible.end-subgame", "A subgame can end.", ("subgame.end.result",), END, TRUE),
+    ("possible.restart", "A game can be restarted.", ("restart.new-game",), RESTART, TRUE),
+    ("possible.restart-subgame", "A subgame can be restarted.", ("restart.subgame",), RESTART,
+     pre.has_parent(ACTIVE)),
+    ("possible.restart-limited-range", "A game with limited range of influence can be "
+     "restarted.", ("restart.range-of-influence",), RESTART, pre.limited_range(ACTIVE)),
+    ("possible.bring-in-from-outside", "A card can be brought into a game from outside it.",
+     ("subgame.outside",), BRING, ~pre.inside(brought())),
+    ("possible.bring-in-from-main-game", "A card of the main game can be brought into the "
+     "subgame.", ("subgame.outside",), BRING, pre.inside(brought())),
+    ("possible.affect", "An effect can act on an object of its own game.",
+     ("subgame.separate-effects",), "affect", TRUE),
+]
+
+POSSIBLE: list[Invariant] = [
+    Invariant(i, st, cl, (ev,), t, "possible") for i, st, cl, ev, t in _POSSIBLE
+]
+
+CATALOG: list[Invariant] = STRUCTURE + EVENT + POSSIBLE
 
 
 def by_id(invariant_id: str) -> Invariant:

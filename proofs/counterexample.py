@@ -164,8 +164,43 @@ def extract(model: z3.ModelRef, universe: Universe, t: Transition, event: str) -
         for p in players:
             if r.true("affects_player", e, p):
                 state.player_effects.setdefault(pid(p), []).append(oid(e))
-    return Scenario(state, [_event(r, event, t, pid, oid)], title="counterexample",
-                    description="", seed=0)
+    scenario = Scenario(state, [_event(r, event, t, pid, oid)], title="counterexample",
+                        description="", seed=0)
+    if "in_range" in t.params:
+        _seat_for_range(scenario, r, t, players, pid, gid)
+    return scenario
+
+
+def _seat_for_range(scenario: Scenario, r: _Reader, t: Transition, players: list[Any],
+                    pid: Any, gid: Any) -> None:
+    """Seat the players of a limited-range game so that exactly the players the model puts
+    within the controller's range of influence are within it (CR 801), adding seated
+    players who own nothing where the geometry needs them."""
+    in_range, source = t.params["in_range"]
+    game_id = gid(source)
+    state = scenario.situation
+    if game_id is None or state.games[game_id].range_of_influence is None:
+        return
+    game = state.games[game_id]
+    controller = pid(t.params["controller"])
+    near = [pid(p) for p in players if pid(p) in game.players and pid(p) != controller
+            and z3.is_true(r.ev(in_range(source, t.params["controller"], p)))]
+    far = [p for p in game.players if p not in near and p != controller]
+    if not far:
+        return
+    reach = max(1, len(near))
+    fillers = [f"F{i + 1}" for i in range(reach - len(near) + reach)]
+    right, left = fillers[:reach - len(near)], fillers[reach - len(near):]
+    seats = [controller, *near, *right, *far, *left]
+    game.range_of_influence = reach
+    game.players = [p for p in seats]
+    for name in fillers:
+        state.players.append(name)
+        state.outside(name)
+        for other in [game_id, *state.ancestors(game_id)]:
+            if name not in state.games[other].players:
+                state.games[other].players.append(name)
+            state.create_zones(state.games[other])
 
 
 def _event(r: _Reader, event: str, t: Transition, pid: Any, oid: Any) -> Event:
@@ -194,6 +229,11 @@ def _event(r: _Reader, event: str, t: Transition, pid: Any, oid: Any) -> Event:
     if event == "bring-in":
         return Event(event, {"card": oid(params["card"]), "to": str(r.ev(params["to"])),
                              "by": pid(params["by"])})
+    if event == "affect":
+        if z3.is_true(r.ev(params["on_player"])):
+            return Event(event, {"effect": oid(params["effect"]),
+                                 "player": pid(params["target_player"])})
+        return Event(event, {"effect": oid(params["effect"]), "object": oid(params["target"])})
     raise ValueError(event)
 
 
@@ -209,9 +249,19 @@ def structure_faults(situation: Situation) -> list[str]:
     return [inv.id for inv in STRUCTURE if not evaluator.holds(inv.term)]
 
 
+def replay_refusal(scenario: Scenario, rulebook: Rulebook) -> str | None:
+    """The interpreter's reason for refusing the scenario's event, or None if it allows it."""
+    try:
+        Interpreter(rulebook).run(scenario.situation, scenario.events)
+    except IllegalEvent as err:
+        return str(err)
+    return None
+
+
 def replay(scenario: Scenario, rulebook: Rulebook, invariant: Invariant,
-           limit: int = 5000) -> Replay:
-    """Run the scenario's event over every random outcome; does one break the invariant?"""
+           limit: int = 5000, expect: bool = False) -> Replay:
+    """Run the scenario's event over every random outcome; does one break the invariant
+    (or, with `expect`, does one make it true)?"""
     faults = structure_faults(scenario.situation)
     if faults:
         return Replay(False, None, None, "the extracted situation is not well formed: "
@@ -230,7 +280,7 @@ def replay(scenario: Scenario, rulebook: Rulebook, invariant: Invariant,
                 refused = outcome
                 continue
             evaluator = Evaluator(scenario.situation, outcome.situation, binding_of(outcome))
-            if not evaluator.holds(invariant.term):
+            if evaluator.holds(invariant.term) == expect:
                 return Replay(True, outcome, evaluator.counterexample(invariant.term))
     except OverflowError:
         return Replay(False, None, None, f"more than {limit} random outcomes to replay")

@@ -20,10 +20,10 @@ import z3
 
 from invariants.catalog import CATALOG, EVENTS, Invariant, structure_terms
 from invariants.lang import ATTRIBUTES, Term, pre
-from model.rulebook import Rulebook
+from model.rulebook import Rulebook, official
 from model.scenario import Scenario
 
-from .counterexample import Replay, extract, minimise, replay
+from .counterexample import Replay, extract, minimise, replay, replay_refusal
 from .encode import Transition, encode_event
 from .symbolic import TermEncoder, Universe
 
@@ -62,6 +62,7 @@ class Result:
     counterexample: Scenario | None = None
     replay: Replay | None = None
     notes: list[str] = field(default_factory=list)
+    witness: Scenario | None = None
 
 
 def obligations(only: list[str] | None = None) -> Iterator[Obligation]:
@@ -126,9 +127,60 @@ def _reason(solver: z3.Solver) -> str:
     return str(getattr(solver, "reason", None) or solver.reason_unknown())
 
 
+def _possible(rulebook: Rulebook, ob: Obligation, timeout: float, bound: int) -> Result:
+    """A possibility: some situation (structure holding) lets the event happen with the
+    condition true. Proved with a witness the interpreter replays; refuted with a situation
+    where the condition holds and the interpreter refuses the event."""
+    start = time.perf_counter()
+    notes: list[str] = []
+    for size in (bound, None):
+        universe = Universe(size)
+        t = encode_event(rulebook, ob.event, universe)
+        enc = TermEncoder(universe, t.pre, t.post, t.binding)
+        solver = z3.Solver(ctx=universe.ctx)
+        solver.set(timeout=max(1, int(timeout * 1000)))
+        solver.add(*(enc.encode(h) for h in structure_terms(pre)), *t.constraints)
+        solver.add(enc.encode(ob.invariant.term))
+        answer = str(solver.check())
+        if answer == "sat":
+            witness = extract(solver.model(), universe, t, ob.event)
+            replayed = replay(witness, rulebook, ob.invariant, expect=True)
+            status = Status.PROVED if replayed.violated else Status.FAULT
+            reason = ("a witness situation replays" if replayed.violated else
+                      f"the solver's witness does not replay: {replayed.reason}")
+            witness.title = f"witness for {ob.invariant.id}"
+            return Result(ob, status, time.perf_counter() - start, reason=reason,
+                          counterexample=witness if status == Status.FAULT else None,
+                          witness=witness, replay=replayed)
+        if answer == "unsat" and size is None:
+            break
+        notes.append(f"{'bounded' if size else 'unbounded'}: {answer} "
+                     f"{solver.reason_unknown() if answer == 'unknown' else ''}".strip())
+    if answer == "unknown":
+        return Result(ob, Status.UNKNOWN, time.perf_counter() - start, reason="; ".join(notes))
+    # Impossible: show a situation where the official rules allow the event with the
+    # condition true and this rulebook's interpreter refuses it.
+    scenario = None
+    if rulebook != official():
+        found = _possible(official(), ob, timeout, bound)
+        if found.witness is not None and found.status == Status.PROVED:
+            refused = replay_refusal(found.witness, rulebook)
+            if refused is None:
+                return Result(ob, Status.FAULT, time.perf_counter() - start,
+                              reason="z3 finds the event impossible, the interpreter allows it",
+                              counterexample=found.witness)
+            scenario = found.witness
+            scenario.title = f"{ob.invariant.id}: the event is impossible"
+            scenario.description = f"{ob.invariant.statement} The interpreter refuses: {refused}"
+    return Result(ob, Status.REFUTED, time.perf_counter() - start,
+                  reason="no situation allows it under this rulebook", counterexample=scenario)
+
+
 def prove(rulebook: Rulebook, ob: Obligation, timeout: float = DEFAULT_TIMEOUT,
           bound: int = DEFAULT_BOUND, minimise_cex: bool = True) -> Result:
     """Decide one obligation: proved, refuted (with a replayed counterexample) or unknown."""
+    if ob.invariant.kind == "possible":
+        return _possible(rulebook, ob, timeout, bound)
     start = time.perf_counter()
     notes: list[str] = []
     tried_bound: int | None = None
