@@ -566,7 +566,8 @@ class Interpreter:
         for zone in sorted(zones, key=ZoneRef.sort_key):
             state.zones[zone] = shuffle(state.zones[zone], self.chooser, f"shuffle {zone}")
         self._note(ctx, clause, rule, f"shuffle each {args['zone']} of {game_id}",
-                   [Change(str(z), "shuffled") for z in sorted(zones, key=ZoneRef.sort_key)])
+                   [Change(str(z), "shuffled") for z in sorted(zones, key=ZoneRef.sort_key)
+                    if len(state.zones[z]) > 1])
 
     def _game_starting_player(self, state: Situation, ctx: Context, clause: Clause,
                               args: dict[str, Any], rule: str) -> None:

@@ -195,6 +195,14 @@ def _pin_params(solver: z3.Solver, params: dict[str, Any], event: Event, binding
                 for name, e in element["player"].items():
                     solver.add(in_range(game, el("player", binding.controller), e)
                                == z3.BoolVal(name in near, u.ctx))
+    elif event.kind == "affect":
+        solver.add(params["effect"] == el("obj", event.get("effect")))
+        on_player = event.get("player") is not None
+        solver.add(params["on_player"] == z3.BoolVal(on_player, u.ctx))
+        if on_player:
+            solver.add(params["target_player"] == el("player", event.get("player")))
+        else:
+            solver.add(params["target"] == el("obj", event.get("object")))
     elif event.kind == "bring-in":
         solver.add(params["card"] == el("obj", binding.card))
         where = post.where[binding.card] if binding.card else None

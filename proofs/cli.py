@@ -7,6 +7,7 @@ option) is one line on stderr and exit code 2, never a traceback.
 from __future__ import annotations
 
 import json
+import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -153,15 +154,18 @@ def graph(scenario: str, after: int | None, fmt: str, output: str | None, seed: 
 @click.option("--bound", type=int, default=3, show_default=True,
               help="Objects, players and games in the finite universes of bounded checks.")
 @click.option("--no-minimise", is_flag=True, help="Show counterexamples as found.")
+@click.option("--jobs", type=click.IntRange(min=1), default=None,
+              help="Processes to prove in (default: one per core).")
 def verify(rulebook_path: str | None, amendments: tuple[str, ...], fmt: str,
-           only: tuple[str, ...], timeout: float, bound: int, no_minimise: bool) -> None:
+           only: tuple[str, ...], timeout: float, bound: int, no_minimise: bool,
+           jobs: int | None) -> None:
     """Prove every invariant of the catalog at every event, for any number of cards,
     players and nested games. Exit 0 all proved, 1 refuted, 3 unknown."""
     from invariants.catalog import CATALOG
 
     from . import verify_report
     from .amendment import load_amendment
-    from .verify import obligations, prove
+    from .verify import verify as run_verify
 
     rulebook = _rulebook(rulebook_path)
     for path in amendments:
@@ -171,16 +175,18 @@ def verify(rulebook_path: str | None, amendments: tuple[str, ...], fmt: str,
         if name not in known:
             raise click.BadParameter(f"no invariant {name!r} (see shahrazad invariants)",
                                      param_hint="--only")
-    todo = list(obligations(list(only) or None))
-    show_progress = fmt == "text" and sys.stderr.isatty()
-    results = []
-    for index, ob in enumerate(todo, start=1):
+    show_progress = sys.stderr.isatty()
+
+    def progress(done: int, total: int, result: Any) -> None:
         if show_progress:
-            click.echo(f"\r[{index}/{len(todo)}] {ob.name:70.70}", err=True, nl=False)
-        results.append(prove(rulebook, ob, timeout=timeout, bound=bound,
-                             minimise_cex=not no_minimise))
+            click.echo(f"\r[{done}/{total}] {result.status.value:8} "
+                       f"{result.obligation.name:60.60}", err=True, nl=False)
+
+    results = run_verify(rulebook, list(only) or None, timeout=timeout, bound=bound,
+                         jobs=jobs or os.cpu_count() or 1, minimise_cex=not no_minimise,
+                         progress=progress)
     if show_progress:
-        click.echo("\r" + " " * 80 + "\r", err=True, nl=False)
+        click.echo("\r" + " " * 90 + "\r", err=True, nl=False)
     source = rulebook_path or "official"
     names = list(amendments)
     if fmt == "json":
@@ -195,6 +201,95 @@ def verify(rulebook_path: str | None, amendments: tuple[str, ...], fmt: str,
     else:
         click.echo(verify_report.text(results, source, names), nl=False)
     raise click.exceptions.Exit(verify_report.exit_code(results))
+
+
+@cli.command()
+@click.option("--rulebook", "rulebook_path", type=click.Path(dir_okay=False), default=None)
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
+              show_default=True)
+@click.option("--timeout", type=float, default=5.0, show_default=True)
+@click.option("--jobs", type=click.IntRange(min=1), default=None)
+def protection(rulebook_path: str | None, fmt: str, timeout: float, jobs: int | None) -> None:
+    """Remove each clause in turn: which invariant breaks? A clause whose removal breaks
+    nothing is a gap of the catalog. Exit 0 when every clause is protected, 1 otherwise."""
+    from .protection import protection as run
+
+    rulebook = _rulebook(rulebook_path)
+    found = run(rulebook, timeout=timeout, jobs=jobs or os.cpu_count() or 1)
+    if fmt == "json":
+        click.echo(json.dumps({"schema": "shahrazad.protection/1", "clause": [
+            {"name": p.clause, "event": p.event, "status": p.status, "caught-by": p.caught_by}
+            for p in found]}, indent=2))
+    else:
+        for p in found:
+            what = f"caught by {p.caught_by}" if p.caught_by else (
+                "GAP: removing it breaks no invariant" if p.status == "gap"
+                else "UNKNOWN: the solver could not decide")
+            click.echo(f"{p.clause:40} [{rulebook.cite(p.clause)}] {what}")
+        gaps = [p for p in found if p.status != "protected"]
+        click.echo(f"\n{len(found) - len(gaps)} of {len(found)} clauses protected"
+                   + (f"; not protected: {', '.join(p.clause for p in gaps)}" if gaps else ""))
+    raise click.exceptions.Exit(0 if all(p.status == "protected" for p in found) else 1)
+
+
+@cli.command()
+@click.argument("amendment", type=click.Path(dir_okay=False))
+@click.option("--against", "rulebook_path", type=click.Path(dir_okay=False), default=None,
+              help="The rulebook the amendment changes (default: the official one).")
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
+              show_default=True)
+@click.option("--timeout", type=float, default=5.0, show_default=True)
+@click.option("--jobs", type=click.IntRange(min=1), default=None)
+def amend(amendment: str, rulebook_path: str | None, fmt: str, timeout: float,
+          jobs: int | None) -> None:
+    """What an amendment changes: the invariants it breaks and repairs, the events it makes
+    impossible, each with a replayed scenario. Exit 1 if it breaks anything."""
+    from model.scenario import scenario_data
+
+    from .amendment import load_amendment
+    from .verify import Status
+    from .verify import verify as run_verify
+    from .verify_report import explain
+
+    base = _rulebook(rulebook_path)
+    loaded = load_amendment(amendment)
+    amended = loaded.apply(base)
+    workers = jobs or os.cpu_count() or 1
+    before = {r.obligation.name: r for r in run_verify(base, timeout=timeout, jobs=workers)}
+    after = run_verify(amended, timeout=timeout, jobs=workers)
+    changes = []
+    for r in after:
+        old = before[r.obligation.name].status
+        if old != r.status:
+            kind = ("breaks" if r.status == Status.REFUTED else
+                    "repairs" if old == Status.REFUTED and r.status == Status.PROVED else
+                    f"{old.value} -> {r.status.value}")
+            changes.append((kind, r))
+    summary = {"replaces": [c.name for c in loaded.replace], "removes": loaded.remove,
+               "adds": [a[0].name for a in loaded.add]}
+    if fmt == "json":
+        click.echo(json.dumps({"schema": "shahrazad.amend/1", "amendment": amendment,
+                               "title": loaded.title, **summary, "changes": [
+                                   {"change": k, "invariant": r.obligation.invariant.id,
+                                    "event": r.obligation.event, "status": r.status.value,
+                                    "counterexample": scenario_data(r.counterexample)
+                                    if r.counterexample else None} for k, r in changes],
+                               "expected-breaks": loaded.breaks}, indent=2, ensure_ascii=False))
+    else:
+        click.echo(f"{loaded.title}\n  replaces: {', '.join(summary['replaces']) or '-'}; "
+                   f"removes: {', '.join(loaded.remove) or '-'}; adds: "
+                   f"{', '.join(summary['adds']) or '-'}")
+        if not changes:
+            click.echo("  changes no verdict of the catalog")
+        for kind, r in changes:
+            click.echo(f"\n{kind.upper()}: {r.obligation.name}")
+            if r.status == Status.REFUTED:
+                click.echo("\n".join(explain(r)))
+        missing = [b for b in loaded.breaks
+                   if not any(r.obligation.invariant.id == b and k == "breaks" for k, r in changes)]
+        if missing:
+            click.echo(f"\nexpected to break but does not: {', '.join(missing)}")
+    raise click.exceptions.Exit(1 if any(k == "breaks" for k, _ in changes) else 0)
 
 
 @cli.command()

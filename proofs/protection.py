@@ -8,6 +8,7 @@ not state what it promises. Gaps are named, never hidden.
 
 from __future__ import annotations
 
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 
 from model.rulebook import Rulebook
@@ -28,20 +29,27 @@ def _order(ob: Obligation, clause: str) -> tuple[int, str]:
     return (0 if clause in ob.invariant.clauses else 1, ob.invariant.id)
 
 
-def protection(rulebook: Rulebook, timeout: float = 5.0, bound: int = 3) -> list[Protection]:
-    out: list[Protection] = []
-    for clause in rulebook:
-        without = rulebook.remove(clause.name)
-        todo = sorted((ob for ob in obligations() if ob.event == clause.on),
-                      key=lambda ob: _order(ob, clause.name))
-        caught: Protection | None = None
-        unknown = False
-        for ob in todo:
-            result = prove(without, ob, timeout=timeout, bound=bound, minimise_cex=False)
-            if result.status == Status.REFUTED:
-                caught = Protection(clause.name, clause.on, ob.invariant.id, "protected")
-                break
-            unknown |= result.status in (Status.UNKNOWN, Status.FAULT)
-        out.append(caught or Protection(clause.name, clause.on, None,
-                                        "unknown" if unknown else "gap"))
-    return out
+def protect(rulebook: Rulebook, name: str, timeout: float = 5.0, bound: int = 3) -> Protection:
+    """Remove one clause and look for the first invariant that breaks."""
+    clause = rulebook.get(name)
+    without = rulebook.remove(name)
+    todo = sorted((ob for ob in obligations() if ob.event == clause.on),
+                  key=lambda ob: _order(ob, name))
+    unknown = False
+    for ob in todo:
+        result = prove(without, ob, timeout=timeout, bound=bound, minimise_cex=False)
+        if result.status == Status.REFUTED:
+            return Protection(name, clause.on, ob.invariant.id, "protected")
+        unknown |= result.status in (Status.UNKNOWN, Status.FAULT)
+    return Protection(name, clause.on, None, "unknown" if unknown else "gap")
+
+
+def protection(rulebook: Rulebook, timeout: float = 5.0, bound: int = 3,
+               jobs: int = 1) -> list[Protection]:
+    """For every clause: the invariant its removal breaks, or a gap."""
+    names = rulebook.names()
+    if jobs <= 1:
+        return [protect(rulebook, n, timeout, bound) for n in names]
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        return list(pool.map(protect, [rulebook] * len(names), names, [timeout] * len(names),
+                             [bound] * len(names)))

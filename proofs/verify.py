@@ -13,7 +13,8 @@ from __future__ import annotations
 
 import enum
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 
 import z3
@@ -241,5 +242,23 @@ def prove(rulebook: Rulebook, ob: Obligation, timeout: float = DEFAULT_TIMEOUT,
 
 
 def verify(rulebook: Rulebook, only: list[str] | None = None,
-           timeout: float = DEFAULT_TIMEOUT, bound: int = DEFAULT_BOUND) -> list[Result]:
-    return [prove(rulebook, ob, timeout, bound) for ob in obligations(only)]
+           timeout: float = DEFAULT_TIMEOUT, bound: int = DEFAULT_BOUND, jobs: int = 1,
+           minimise_cex: bool = True,
+           progress: Callable[[int, int, Result], None] | None = None) -> list[Result]:
+    """Every obligation, in `jobs` processes; results in catalog order."""
+    todo = list(obligations(only))
+    results: list[Result | None] = [None] * len(todo)
+    if jobs <= 1:
+        for index, ob in enumerate(todo):
+            results[index] = prove(rulebook, ob, timeout, bound, minimise_cex)
+            if progress:
+                progress(index + 1, len(todo), results[index])  # type: ignore[arg-type]
+    else:
+        with ProcessPoolExecutor(max_workers=jobs) as pool:
+            futures = {pool.submit(prove, rulebook, ob, timeout, bound, minimise_cex): index
+                       for index, ob in enumerate(todo)}
+            for done, future in enumerate(as_completed(futures), start=1):
+                results[futures[future]] = future.result()
+                if progress:
+                    progress(done, len(todo), future.result())
+    return [r for r in results if r is not None]

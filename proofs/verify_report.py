@@ -34,7 +34,7 @@ def summary(results: list[Result]) -> str:
     counts = Counter(r.status.value for r in results)
     parts = [f"{counts.get(s.value, 0)} {s.value}" for s in Status if counts.get(s.value)]
     seconds = sum(r.seconds for r in results)
-    return f"{len(results)} obligations: " + ", ".join(parts) + f" ({seconds:.1f} s)"
+    return f"{len(results)} obligations: " + ", ".join(parts) + f" ({seconds:.1f} s of solving)"
 
 
 def explain(result: Result) -> list[str]:

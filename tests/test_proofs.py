@@ -1,0 +1,231 @@
+"""The proofs: the official rulebook proved, every example amendment refuted with a
+counterexample that replays, the two readings in agreement, every clause protected, and
+the three outcomes kept apart (unknown is never proved; a counterexample that does not
+replay is a fault of the tool)."""
+
+from __future__ import annotations
+
+import glob
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from invariants.catalog import CATALOG, by_id
+from model.errors import IllegalEvent, InputError
+from model.interpreter import Interpreter
+from model.rulebook import official
+from model.scenario import dump_scenario, load_scenario, parse_scenario
+from proofs import verify as verify_module
+from proofs.agreement import check
+from proofs.amendment import load_amendment, parse_amendment
+from proofs.cli import main
+from proofs.counterexample import replay
+from proofs.protection import protection
+from proofs.verify import Obligation, Status, prove, verify
+
+ROOT = Path(__file__).resolve().parent.parent
+AMENDMENTS = sorted(glob.glob(str(ROOT / "examples" / "amendments" / "*.toml")))
+EXAMPLES = sorted(glob.glob(str(ROOT / "examples" / "*.toml")))
+JOBS = os.cpu_count() or 1
+
+
+@pytest.fixture(scope="module")
+def official_results() -> list[verify_module.Result]:
+    return verify(official(), jobs=JOBS)
+
+
+def test_the_catalog_is_large_and_ids_are_unique() -> None:
+    ids = [inv.id for inv in CATALOG]
+    assert len(ids) == len(set(ids))
+    assert len(CATALOG) >= 35
+
+
+def test_official_rulebook_is_proved(official_results: list[verify_module.Result]) -> None:
+    failed = [(r.obligation.name, r.status.value, r.reason) for r in official_results
+              if r.status != Status.PROVED]
+    assert failed == []
+    # Every invariant is checked at every event it is about.
+    assert len(official_results) == sum(len(inv.events) for inv in CATALOG)
+
+
+def test_unbounded_proofs_say_so(official_results: list[verify_module.Result]) -> None:
+    for r in official_results:
+        if r.obligation.invariant.bounded:
+            assert r.bound is not None and "up to" in r.reason
+        elif r.obligation.invariant.kind != "possible":
+            assert r.bound is None, r.obligation.name
+
+
+@pytest.mark.parametrize("path", AMENDMENTS, ids=lambda p: Path(p).stem)
+def test_each_amendment_breaks_what_it_says(path: str) -> None:
+    amendment = load_amendment(path)
+    assert amendment.breaks, "each example amendment names the invariants it breaks"
+    rulebook = amendment.apply(official())
+    results = verify(rulebook, only=amendment.breaks, jobs=JOBS)
+    refuted = {r.obligation.invariant.id for r in results if r.status == Status.REFUTED}
+    assert set(amendment.breaks) <= refuted
+    for r in results:
+        if r.status != Status.REFUTED:
+            continue
+        scenario = r.counterexample
+        assert scenario is not None
+        # Minimal: a handful of players, cards and games.
+        assert len(scenario.situation.players) <= 4
+        assert len(scenario.situation.objects) <= 4
+        assert len(scenario.situation.games) <= 3
+        # It replays, also after a round trip through the scenario format ...
+        again = parse_scenario(dump_scenario(scenario), file="cex.toml")
+        assert replay(again, rulebook, r.obligation.invariant).violated
+        # ... and the official rules keep the invariant on that very scenario.
+        assert not replay(again, official(), r.obligation.invariant).violated
+
+
+def test_amendments_that_make_an_event_impossible_are_caught() -> None:
+    rulebook = official().remove("subgame.nesting")
+    result = prove(rulebook, Obligation(by_id("possible.nested-subgame"), "start-subgame"))
+    assert result.status == Status.REFUTED
+    assert result.counterexample is not None
+    with pytest.raises(IllegalEvent):
+        Interpreter(rulebook).run(result.counterexample.situation, result.counterexample.events)
+
+
+def test_unknown_is_never_proved(monkeypatch: pytest.MonkeyPatch) -> None:
+    ob = Obligation(by_id("end.cards-conserved"), "end-subgame")
+
+    def give_up(*args: object, **kwargs: object) -> tuple[object, ...]:
+        universe, solver, t = real(*args, **kwargs)[1:]
+        return "unknown", universe, solver, t
+
+    real = verify_module._solve
+    monkeypatch.setattr(verify_module, "_solve", give_up)
+    result = prove(official(), ob, timeout=0.5)
+    assert result.status == Status.UNKNOWN
+    assert result.reason
+
+
+def test_a_counterexample_that_does_not_replay_is_a_fault(monkeypatch: pytest.MonkeyPatch) -> None:
+    rulebook = load_amendment(ROOT / "examples/amendments/728.5c-forgotten.toml").apply(official())
+    ob = Obligation(by_id("end.commanders-return"), "end-subgame")
+    monkeypatch.setattr(verify_module, "replay", lambda *a, **k: verify_module.Replay(
+        False, None, None, "pretend the interpreter disagrees"))
+    result = prove(rulebook, ob)
+    assert result.status == Status.FAULT
+    assert "does not replay" in result.reason
+
+
+def _events_of(path: str) -> list[tuple[object, object]]:
+    scenario = load_scenario(path)
+    state, out = scenario.situation, []
+    for event in scenario.events:
+        if event.kind in ("start-subgame", "end-subgame", "restart", "bring-in", "affect"):
+            out.append((state, event))
+        state = Interpreter().run(state, [event]).situation
+    return out
+
+
+AGREEMENT_CASES = [(Path(p).stem, s, e) for p in EXAMPLES for s, e in _events_of(p)]
+
+
+@pytest.mark.parametrize("name,situation,event", AGREEMENT_CASES,
+                         ids=[f"{n}-{e.kind}" for n, _, e in AGREEMENT_CASES])  # type: ignore[attr-defined]
+def test_the_two_readings_agree_on_the_examples(name: str, situation: object,
+                                                event: object) -> None:
+    assert check(official(), situation, event) == []  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("clause", official().names())
+def test_the_two_readings_agree_without_each_clause(clause: str) -> None:
+    """With the clause removed, on its own example: the encoding reads amended rules as the
+    interpreter runs them."""
+    rulebook = official().remove(clause)
+    checked = 0
+    for situation, event in _events_of(str(ROOT / "examples" / f"{clause}.toml")):
+        try:
+            Interpreter(rulebook).run(situation, [event])  # type: ignore[list-item]
+        except IllegalEvent:
+            continue
+        assert check(rulebook, situation, event) == [], event  # type: ignore[arg-type]
+        checked += 1
+    assert checked or clause in ("subgame.nesting", "subgame.outside",
+                                 "subgame.start.new-game", "restart.new-game")
+
+
+def test_every_clause_is_protected() -> None:
+    found = protection(official(), jobs=JOBS)
+    assert [p.clause for p in found] == official().names()
+    assert [(p.clause, p.status) for p in found if p.status != "protected"] == []
+
+
+# ---- the command line ---------------------------------------------------------------------
+
+
+def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    code = main(list(args))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_verify_json_and_exit_0(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "verify", "--only", "end.cards-conserved", "--format", "json")
+    assert code == 0
+    doc = json.loads(out)
+    assert doc["schema"] == "shahrazad.verify/1"
+    (item,) = doc["obligations"]
+    assert set(item) >= {"invariant", "event", "status", "clauses", "seconds"}
+    assert item["status"] == "proved"
+
+
+def test_verify_refuted_exit_1_with_counterexample(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "verify", "--amendment",
+                       str(ROOT / "examples/amendments/restart-keeps-emblems.toml"),
+                       "--only", "restart.nothing-else", "--format", "json")
+    assert code == 1
+    (item,) = json.loads(out)["obligations"]
+    assert item["status"] == "refuted"
+    assert item["counterexample"]["schema"] == "shahrazad.scenario/1"
+    assert any(o.get("kind") == "emblem" for o in item["counterexample"]["object"])
+
+
+def test_verify_unknown_exit_3(capsys: pytest.CaptureFixture[str],
+                               monkeypatch: pytest.MonkeyPatch) -> None:
+    real = verify_module._solve
+
+    def give_up(*args: object, **kwargs: object) -> tuple[object, ...]:
+        return ("unknown", *real(*args, **kwargs)[1:])
+
+    monkeypatch.setattr(verify_module, "_solve", give_up)
+    code, out, _ = run(capsys, "verify", "--only", "end.counters", "--jobs", "1",
+                       "--format", "json")
+    assert {o["status"] for o in json.loads(out)["obligations"]} == {"unknown"}
+    assert code == 3
+
+
+def test_verify_junit(capsys: pytest.CaptureFixture[str]) -> None:
+    from xml.etree import ElementTree as ET
+
+    code, out, _ = run(capsys, "verify", "--amendment",
+                       str(ROOT / "examples/amendments/726.6-forgotten.toml"),
+                       "--only", "restart.subgame-keeps-its-place", "--format", "junit")
+    assert code == 1
+    suite = ET.fromstring(out.split("?>", 1)[1])
+    assert suite.get("failures") == "1"
+
+
+def test_verify_unknown_invariant_is_bad_input(capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run(capsys, "verify", "--only", "no.such.invariant")
+    assert code == 2 and err.startswith("shahrazad: ")
+
+
+def test_bad_amendment_names_file_and_line(tmp_path: Path,
+                                           capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "bad.toml"
+    path.write_text('title = "x"\n\n[[remove]]\nname = "subgame.end.nothing"\n')
+    code, _, err = run(capsys, "verify", "--amendment", str(path))
+    assert code == 2
+    assert err == f"shahrazad: {path}:4: remove: no clause 'subgame.end.nothing' in the rulebook\n"
+    with pytest.raises(InputError, match=r"step 1\.move-to\.zone"):
+        parse_amendment('[[add]]\nname = "a.b"\ncr = { "2026-01-16" = "728.5" }\nsummary = "s"\n'
+                        'on = "end-subgame"\nstep = [ { select = { game = "subgame" }, '
+                        'move-to = { game = "main", zone = "attic" } } ]\n', file="a.toml")
