@@ -217,3 +217,12 @@ def test_bad_input_changes_nothing(capsys: pytest.CaptureFixture[str], tmp_path:
     code, _, _ = run(capsys, "graph", str(path), "--after", "1", "-o", str(out_file))
     assert code == 2
     assert sorted(p.name for p in tmp_path.iterdir()) == before
+
+
+def test_docs_invariants_is_the_catalog(capsys: pytest.CaptureFixture[str]) -> None:
+    """docs/invariants.md is generated from the catalog: regenerate it when this fails, with
+    `shahrazad invariants --format markdown > docs/invariants.md`."""
+    code, out, _ = run(capsys, "invariants", "--format", "markdown")
+    assert code == 0
+    doc = Path(__file__).resolve().parent.parent / "docs" / "invariants.md"
+    assert doc.read_text() == out

@@ -548,3 +548,24 @@ def test_a_suspended_game_cannot_restart_or_start_a_subgame_through_its_objects(
 def test_bringing_in_a_card_of_an_unrelated_place_is_illegal():
     with pytest.raises(IllegalEvent, match="not a card"):
         run(two_player_game(), [ev("bring-in", card="nothing-by-this-name")])
+
+
+# ---- findings about the rules (docs/findings.md): they must keep reproducing --------------
+
+
+def test_findings_reproduce() -> None:
+    import pathlib
+
+    from model.scenario import load_scenario
+
+    root = pathlib.Path(__file__).resolve().parent.parent / "examples" / "findings"
+    lost = {}
+    for name in ("dungeon-in-a-subgame", "signature-spell-in-a-subgame"):
+        scenario = load_scenario(root / f"{name}.toml")
+        after = Interpreter().run(scenario.situation, scenario.events).situation
+        lost[name] = {c.id for c in scenario.situation.cards()} - set(after.objects)
+    assert lost == {"dungeon-in-a-subgame": {"tomb"}, "signature-spell-in-a-subgame": {"bolt"}}
+    scenario = load_scenario(root / "player-leaves-a-subgame.toml")
+    after = Interpreter().run(scenario.situation, scenario.events).situation
+    assert str(after.where["mountain"]) == "outside/Bob"
+    assert str(after.where["forest"]) == "main/library/Ann"

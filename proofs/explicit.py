@@ -1,0 +1,144 @@
+"""An explicit-state search of the same rules: every small situation, every event.
+
+The plain alternative to the proofs, kept for comparison and as a cross-check: enumerate
+every situation up to a number of players, cards and nested games (the cards' owners,
+kinds and places), run every event the situation allows with the concrete interpreter, and
+evaluate every invariant with the concrete reading. It covers only the sizes it reaches, and
+its cost grows exponentially with them (see `benchmarks/verify.py`); the proofs cover every
+size.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from invariants.catalog import CATALOG, STRUCTURE, Invariant
+from invariants.concrete import Binding, Evaluator
+from model.errors import IllegalEvent
+from model.events import Event
+from model.interpreter import Interpreter
+from model.objects import GameObject, ZoneRef
+from model.rulebook import Rulebook
+from model.state import Game, Situation
+
+from .counterexample import binding_of
+
+# What a card can be, and where: (card type, commander?) and zone kinds.
+CARD_KINDS = (("traditional", False), ("traditional", True), ("plane", False),
+              ("vanguard", False))
+PLACES = ("library", "hand", "battlefield", "exile", "command", "deck", "outside")
+
+
+@dataclass
+class Violation:
+    invariant: str
+    event: Event
+    situation: Situation
+
+
+@dataclass
+class Search:
+    situations: int = 0
+    transitions: int = 0
+    checks: int = 0
+
+
+def _legal_place(ctype: str, commander: bool, place: str) -> bool:
+    if place == "deck":
+        return ctype == "plane"
+    if place == "library":
+        return ctype == "traditional"
+    if ctype == "vanguard":
+        return place in ("command", "outside")
+    return True
+
+
+def situations(players: int, cards: int, depth: int) -> Iterator[Situation]:
+    """Every situation with exactly these many players, cards and nested games (up to
+    the symmetry of naming)."""
+    names = [f"P{i + 1}" for i in range(players)]
+    games = ["main"] + [f"sub{i}" for i in range(1, depth)]
+    card_options = []
+    for owner in names:
+        for ctype, commander in CARD_KINDS:
+            for game in games:
+                for place in PLACES:
+                    if not _legal_place(ctype, commander, place):
+                        continue
+                    if place == "outside" and game != "main":
+                        continue
+                    card_options.append((owner, ctype, commander, game, place))
+    for combo in itertools.combinations_with_replacement(card_options, cards):
+        state = Situation(players=list(names))
+        for i, game in enumerate(games):
+            g = Game(id=game, players=list(names), parent=games[i - 1] if i else None,
+                     status="active" if i == len(games) - 1 else "suspended",
+                     created_by="creator" if i else None)
+            state.games[game] = g
+            state.create_zones(g)
+        for name in names:
+            state.outside(name)
+        for index, (owner, ctype, commander, game, place) in enumerate(combo):
+            card = GameObject(id=f"c{index + 1}", kind="card", owner=owner, controller=owner,
+                              card_type=ctype, commander=commander,
+                              deck="planar" if ctype == "plane" else None)
+            if place == "outside":
+                zone = ZoneRef(None, "outside", owner)
+            elif place in ("library", "hand"):
+                zone = ZoneRef(game, place, owner)
+            elif place == "deck":
+                zone = ZoneRef(game, "deck", owner, "planar")
+            else:
+                zone = ZoneRef(game, place)
+            state.objects[card.id] = card
+            state.place(card.id, zone, "bottom")
+        yield state
+
+
+def events(state: Situation) -> Iterator[Event]:
+    active = state.active_game()
+    for player in active.players:
+        yield Event("start-subgame", {"by": player})
+        yield Event("restart", {"controller": player})
+    if active.parent is not None:
+        yield Event("end-subgame", {})
+        yield Event("end-subgame", {"winner": [active.players[0]]})
+    for obj in state.objects.values():
+        if state.where[obj.id].game != active.id and obj.is_card:
+            yield Event("bring-in", {"card": obj.id})
+    exempt = [o.id for o in state.objects.values() if state.where[o.id].game == active.id]
+    if exempt:
+        yield Event("restart", {"controller": active.players[0], "exempt": exempt[:1],
+                                "then": "battlefield"})
+
+
+def search(rulebook: Rulebook, players: int, cards: int, depth: int,
+           invariants: list[Invariant] | None = None,
+           stop_at_first: bool = False) -> tuple[Search, list[Violation]]:
+    """Check every invariant on every transition from every situation of this size."""
+    todo = invariants if invariants is not None else CATALOG
+    todo = [inv for inv in todo if inv.kind != "possible"]
+    stats, found = Search(), []
+    interpreter = Interpreter(rulebook)
+    for state in situations(players, cards, depth):
+        stats.situations += 1
+        if any(not Evaluator(state, state, Binding()).holds(s.term) for s in STRUCTURE):
+            continue
+        for event in events(state):
+            try:
+                outcome = interpreter.run(state, [event])
+            except IllegalEvent:
+                continue
+            stats.transitions += 1
+            evaluator = Evaluator(state, outcome.situation, binding_of(outcome))
+            for inv in todo:
+                if event.kind not in inv.events:
+                    continue
+                stats.checks += 1
+                if not evaluator.holds(inv.term):
+                    found.append(Violation(inv.id, event, state))
+                    if stop_at_first:
+                        return stats, found
+    return stats, found
