@@ -229,3 +229,15 @@ def test_bad_amendment_names_file_and_line(tmp_path: Path,
         parse_amendment('[[add]]\nname = "a.b"\ncr = { "2026-01-16" = "728.5" }\nsummary = "s"\n'
                         'on = "end-subgame"\nstep = [ { select = { game = "subgame" }, '
                         'move-to = { game = "main", zone = "attic" } } ]\n', file="a.toml")
+
+
+def test_explicit_search_agrees_with_the_proofs() -> None:
+    """Every small situation: the official rules keep every invariant, and an amendment the
+    proofs refute is refuted by the explicit search too."""
+    from proofs.explicit import search
+
+    stats, found = search(official(), players=2, cards=1, depth=2)
+    assert stats.transitions > 400 and found == []
+    broken = load_amendment(ROOT / "examples/amendments/728.5c-forgotten.toml").apply(official())
+    _, found = search(broken, players=1, cards=1, depth=2, stop_at_first=True)
+    assert found and found[0].invariant in ("end.cards-conserved", "end.commanders-return")
