@@ -171,11 +171,18 @@ def _structure(s: State) -> list[tuple[str, str, tuple[str, ...], Term]]:
          ("subgame.start.new-game",),
          forall((g, p), implies(s.live(g) & s.has_parent(g) & s.plays(g, p),
                                 s.plays(s.parent(g), p)))),
-        ("structure.no-nontraditional-in-library", "No nontraditional card is ever in a library.",
+        ("structure.no-nontraditional-in-library", "No nontraditional card is ever in a library "
+         "(nor in a hand or graveyard).",
          ("subgame.end.supplementary-cards", "restart.cards-involved"),
-         forall(o, implies(s.inside(o) & eq(s.zone(o), zone("library"))
+         forall(o, implies(s.inside(o) & in_(s.zone(o), (zone("library"), zone("hand"),
+                                                        zone("graveyard")))
                            & eq(s.kind(o), kind("card")),
                            eq(s.ctype(o), ctype("traditional"))))),
+        ("structure.owners-zones", "A card in a library, hand or graveyard is in its owner's "
+         "(400.3).", ("subgame.end.return-cards", "restart.cards-involved"),
+         forall(o, implies(s.inside(o) & eq(s.kind(o), kind("card"))
+                           & in_(s.zone(o), (zone("library"), zone("hand"), zone("graveyard"))),
+                           eq(s.zone_player(o), s.owner(o))))),
         ("structure.card-types", "Cards, and only cards, have a card type.",
          ("restart.cards-involved",),
          forall(o, implies(s.exists(o), iff(eq(s.kind(o), kind("card")),

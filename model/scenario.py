@@ -346,10 +346,14 @@ class _Reader:
             if zone.kind == "deck" and zone.deck != deck:
                 raise self.err(self.where.key("card", i, "at", cid),
                                f"card {cid}: a {ctype} card cannot be in a {zone.deck} deck")
-            if zone.kind == "library" and ctype != TRADITIONAL:
+            if zone.kind in ("library", "hand", "graveyard") and ctype != TRADITIONAL:
                 raise self.err(self.where.key("card", i, "at", cid),
-                               f"card {cid}: a nontraditional card is never in a library "
-                               "(CR 100.2b-d)")
+                               f"card {cid}: a nontraditional card is never in a {zone.kind} "
+                               "(CR 108.2a)")
+            if zone.kind in ("library", "hand", "graveyard") and zone.player != owner:
+                raise self.err(self.where.key("card", i, "at", cid),
+                               f"card {cid}: a card in a {zone.kind} is in its owner's "
+                               f"({owner}'s), not {zone.player}'s (CR 400.3)")
             if t.get("commander") is True and ctype != TRADITIONAL:
                 raise self.err(self.where.key("card", i, "commander", cid),
                                f"card {cid}: a commander is a traditional card")

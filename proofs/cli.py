@@ -232,6 +232,45 @@ def protection(rulebook_path: str | None, fmt: str, timeout: float, jobs: int | 
     raise click.exceptions.Exit(0 if all(p.status == "protected" for p in found) else 1)
 
 
+@cli.command("check-rules")
+@click.option("--rulebook", "rulebook_path", type=click.Path(dir_okay=False), default=None)
+@click.option("--amendment", "amendments", type=click.Path(dir_okay=False), multiple=True)
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
+              show_default=True)
+@click.option("--timeout", type=float, default=5.0, show_default=True)
+def check_rules_command(rulebook_path: str | None, amendments: tuple[str, ...], fmt: str,
+                        timeout: float) -> None:
+    """Checks on the rules themselves: dead clauses, vacuous invariants, cards without a
+    destination. Each finding comes with a scenario. Exit 0 none, 1 findings, 3 unknown."""
+    from model.scenario import dump_scenario, scenario_data
+
+    from .amendment import load_amendment
+    from .rules_check import check_rules
+
+    rulebook = _rulebook(rulebook_path)
+    for path in amendments:
+        rulebook = load_amendment(path).apply(rulebook)
+    found = check_rules(rulebook, timeout=timeout)
+    if fmt == "json":
+        click.echo(json.dumps({"schema": "shahrazad.check-rules/1", "checks": [
+            {"check": f.check, "subject": f.subject, "status": f.status, "detail": f.detail,
+             "scenario": scenario_data(f.scenario) if f.scenario and f.status != "ok" else None}
+            for f in found]}, indent=2, ensure_ascii=False))
+    else:
+        for f in found:
+            if f.status == "ok":
+                continue
+            click.echo(f"{f.status.upper()}: {f.check}: {f.subject}: {f.detail}")
+            if f.scenario is not None:
+                click.echo("  " + dump_scenario(f.scenario).replace("\n", "\n  ").rstrip())
+        counts = {s: sum(f.status == s for f in found) for s in ("ok", "finding", "unknown",
+                                                                   "fault")}
+        click.echo(f"{len(found)} checks: " + ", ".join(f"{n} {s}" for s, n in counts.items() if n))
+    statuses = {f.status for f in found}
+    raise click.exceptions.Exit(1 if "finding" in statuses else
+                                3 if statuses & {"unknown", "fault"} else 0)
+
+
 @cli.command()
 @click.argument("amendment", type=click.Path(dir_okay=False))
 @click.option("--against", "rulebook_path", type=click.Path(dir_okay=False), default=None,

@@ -39,6 +39,7 @@ class Transition:
     params: dict[str, Any]
     states: list[tuple[str, SymState]] = field(default_factory=list)
     unsupported: list[str] = field(default_factory=list)
+    fires: dict[str, list[Any]] = field(default_factory=dict)
 
 
 class _Encoder:
@@ -53,6 +54,7 @@ class _Encoder:
         self.count = 0
         self.states: list[tuple[str, SymState]] = []
         self.unsupported: list[str] = []
+        self.fires: dict[str, list[Any]] = {}
 
     # ---- helpers ------------------------------------------------------------------------
 
@@ -171,6 +173,20 @@ class _Encoder:
             up = s.get("face_up", o)
             tests.append(up if sel.face == "up" else z3.Not(up))
         return z3.And(*tests)
+
+    def firing(self, s: SymState, step: Step) -> Any:
+        """When the step does something: an object step selects an object; permissions and
+        prohibitions act through the events that consult them; other game steps always act
+        once the event happens."""
+        if step.select is not None:
+            o = self.u.const("o!fires", "obj")
+            return self.u.exists([o], self.selected(s, step.select, o))
+        if step.action in ("permit", "forbid"):
+            return self.false()
+        if step.action == "queue-leave-triggers":
+            r = self.role(step.args["_"])
+            return r[1] if r is not None else self.false()
+        return self.true()
 
     def object_step(self, s: SymState, step: Step, label: str) -> SymState:
         assert step.select is not None
@@ -566,10 +582,11 @@ class _Encoder:
                              card=self.params.get("card", u.noobj),
                              then_battlefield=self.params.get("then", self.false()))
         return Transition(self.event, pre, post, binding, self.constraints, self.params,
-                          self.states, self.unsupported)
+                          self.states, self.unsupported, self.fires)
 
     def run_step(self, s: SymState, clause: Clause, step: Step, label: str) -> SymState:
         try:
+            self.fires.setdefault(clause.name, []).append(self.firing(s, step))
             if step.select is not None:
                 return self.object_step(s, step, label)
             return self.game_step(s, step, label)

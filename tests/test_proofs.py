@@ -241,3 +241,30 @@ def test_explicit_search_agrees_with_the_proofs() -> None:
     broken = load_amendment(ROOT / "examples/amendments/728.5c-forgotten.toml").apply(official())
     _, found = search(broken, players=1, cards=1, depth=2, stop_at_first=True)
     assert found and found[0].invariant in ("end.cards-conserved", "end.commanders-return")
+
+
+def test_rules_checks_on_the_official_rules() -> None:
+    """No dead clause, no vacuous invariant; one finding: a card without a destination at
+    the end of a subgame (docs/findings.md), with a scenario where the card ceases."""
+    from proofs.rules_check import check_rules
+
+    found = check_rules(official())
+    assert {(f.check, f.subject) for f in found if f.status != "ok"} == {
+        ("fate", "fate.end-subgame")}
+    assert {f.subject for f in found if f.check == "dead clause"} == set(official().names())
+    (gap,) = [f for f in found if f.status == "finding"]
+    assert gap.scenario is not None
+    after = Interpreter().run(gap.scenario.situation, gap.scenario.events).situation
+    lost = {c.id for c in gap.scenario.situation.cards()} - set(after.objects)
+    assert lost and all(gap.scenario.situation.objects[c].card_type != "traditional"
+                        or str(gap.scenario.situation.where[c]).endswith("/command")
+                        for c in lost)
+
+
+def test_a_removed_clause_can_make_an_invariant_vacuous_or_a_clause_dead() -> None:
+    from proofs.rules_check import dead_clauses
+
+    # Without 728.2 no subgame is ever created, so no start-subgame clause can act.
+    found = dead_clauses(official().remove("subgame.start.new-game"))
+    dead = {f.subject for f in found if f.status == "finding"}
+    assert "subgame.start.libraries" in dead
