@@ -27,7 +27,7 @@ from model.rulebook import Rulebook
 from model.scenario import Scenario
 
 from .counterexample import binding_of, extract
-from .encode import encode_event
+from .encode import Transition, encode_event
 from .symbolic import TermEncoder, Universe
 from .verify import Obligation, Status, prove
 
@@ -53,21 +53,22 @@ class Finding:
     scenario: Scenario | None = None
 
 
-def _background(universe: Universe, rulebook: Rulebook, event: str) -> tuple[z3.Solver, object]:
+def _background(universe: Universe, rulebook: Rulebook,
+                event: str) -> tuple[z3.Solver, Transition, TermEncoder]:
     t = encode_event(rulebook, event, universe)
     enc = TermEncoder(universe, t.pre, t.post, t.binding)
     solver = z3.Solver(ctx=universe.ctx)
     solver.add(*(enc.encode(h) for h in structure_terms(pre)), *t.constraints)
-    return solver, (t, enc)
+    return solver, t, enc
 
 
 def dead_clauses(rulebook: Rulebook, timeout: float = 5.0, bound: int = 3) -> list[Finding]:
     out: list[Finding] = []
     for clause in rulebook:
         universe = Universe(bound)
-        solver, (t, _) = _background(universe, rulebook, clause.on)
+        solver, t, _ = _background(universe, rulebook, clause.on)
         solver.set(timeout=int(timeout * 1000))
-        fires = t.fires.get(clause.name, [])  # type: ignore[attr-defined]
+        fires = t.fires.get(clause.name, [])
         if all(z3.is_false(z3.simplify(f)) for f in fires):
             out.append(Finding("dead clause", clause.name, "ok",
                                "acts through the events that consult it (see possible.*)"))
@@ -79,7 +80,7 @@ def dead_clauses(rulebook: Rulebook, timeout: float = 5.0, bound: int = 3) -> li
                                "finding" if answer == "unsat" else "unknown",
                                f"no situation up to {bound} of each makes it act ({answer})"))
             continue
-        witness = extract(solver.model(), universe, t, clause.on)  # type: ignore[arg-type]
+        witness = extract(solver.model(), universe, t, clause.on)
         try:
             outcome = Interpreter(rulebook).run(witness.situation, witness.events)
         except IllegalEvent as err:
@@ -97,7 +98,8 @@ def _premise(term: Term) -> Term | None:
     if term.op == "forall" and term.args[1].op == "implies":
         return exists(term.args[0], term.args[1].args[0])
     if term.op == "implies":
-        return term.args[0]
+        premise: Term = term.args[0]
+        return premise
     return None
 
 
@@ -110,16 +112,16 @@ def vacuity(rulebook: Rulebook, timeout: float = 5.0, bound: int = 3) -> list[Fi
             continue
         event = inv.events[0]
         universe = Universe(bound)
-        solver, (t, enc) = _background(universe, rulebook, event)
+        solver, t, enc = _background(universe, rulebook, event)
         solver.set(timeout=int(timeout * 1000))
-        solver.add(enc.encode(premise))  # type: ignore[attr-defined]
+        solver.add(enc.encode(premise))
         answer = str(solver.check())
         if answer != "sat":
             out.append(Finding("vacuous invariant", inv.id,
                                "finding" if answer == "unsat" else "unknown",
                                f"its premise holds in no situation up to {bound} of each"))
             continue
-        witness = extract(solver.model(), universe, t, event)  # type: ignore[arg-type]
+        witness = extract(solver.model(), universe, t, event)
         try:
             outcome = Interpreter(rulebook).run(witness.situation, witness.events)
         except IllegalEvent as err:
