@@ -268,3 +268,27 @@ def test_a_removed_clause_can_make_an_invariant_vacuous_or_a_clause_dead() -> No
     found = dead_clauses(official().remove("subgame.start.new-game"))
     dead = {f.subject for f in found if f.status == "finding"}
     assert "subgame.start.libraries" in dead
+
+
+from hypothesis import HealthCheck, assume, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from model import strategies  # noqa: E402
+
+RULE_EVENTS = ("start-subgame", "end-subgame", "restart", "bring-in", "affect")
+
+
+@settings(max_examples=25, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+@given(data=st.data())
+def test_the_two_readings_agree_on_random_situations(data: st.DataObject) -> None:
+    """Random valid situations (the strategies engine authors use) and a rule-defined event
+    they allow: the SMT reading of every invariant agrees with the concrete one."""
+    situation = data.draw(strategies.situations(max_players=3, max_cards=5, max_depth=3))
+    event = data.draw(strategies.events(situation))
+    assume(event.kind in RULE_EVENTS)
+    try:
+        Interpreter().run(situation, [event])
+    except IllegalEvent:
+        assume(False)
+    assert check(official(), situation, event) == []
