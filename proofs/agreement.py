@@ -210,3 +210,38 @@ def _pin_params(solver: z3.Solver, params: dict[str, Any], event: Event, binding
             solver.add(params["to"] == u.enum("zone", where.kind))
         by = post.objects[binding.card].controller if binding.card else None
         solver.add(params["by"] == el("player", by))
+
+
+def _check_case(rulebook: Rulebook, situation: Situation, event: Event) -> list[Disagreement]:
+    return check(rulebook, situation, event)
+
+
+def exhaustive(rulebook: Rulebook, players: int, cards: int, depth: int,
+               jobs: int = 1) -> tuple[int, list[Disagreement]]:
+    """Every situation of this size (`proofs.explicit`), every event it allows: the two
+    readings must agree on every invariant. Returns how many transitions were compared and
+    the disagreements."""
+    from concurrent.futures import ProcessPoolExecutor
+
+    from model.errors import IllegalEvent
+
+    from .explicit import events, situations
+
+    cases: list[tuple[Situation, Event]] = []
+    for situation in situations(players, cards, depth):
+        for event in events(situation):
+            try:
+                Interpreter(rulebook).run(situation, [event])
+            except IllegalEvent:
+                continue
+            cases.append((situation, event))
+    found: list[Disagreement] = []
+    if jobs <= 1:
+        for situation, event in cases:
+            found += check(rulebook, situation, event)
+    else:
+        with ProcessPoolExecutor(max_workers=jobs) as pool:
+            for result in pool.map(_check_case, [rulebook] * len(cases),
+                                   [c[0] for c in cases], [c[1] for c in cases], chunksize=8):
+                found += result
+    return len(cases), found

@@ -156,9 +156,12 @@ def graph(scenario: str, after: int | None, fmt: str, output: str | None, seed: 
 @click.option("--no-minimise", is_flag=True, help="Show counterexamples as found.")
 @click.option("--jobs", type=click.IntRange(min=1), default=None,
               help="Processes to prove in (default: one per core).")
+@click.option("--explain-dir", type=click.Path(file_okay=False), default=None,
+              help="Write each counterexample there: its scenario (.toml) and pictures of the "
+                   "situation before and after (.dot, and .svg with Graphviz).")
 def verify(rulebook_path: str | None, amendments: tuple[str, ...], fmt: str,
            only: tuple[str, ...], timeout: float, bound: int, no_minimise: bool,
-           jobs: int | None) -> None:
+           jobs: int | None, explain_dir: str | None) -> None:
     """Prove every invariant of the catalog at every event, for any number of cards,
     players and nested games. Exit 0 all proved, 1 refuted, 3 unknown."""
     from invariants.catalog import CATALOG
@@ -189,6 +192,8 @@ def verify(rulebook_path: str | None, amendments: tuple[str, ...], fmt: str,
         click.echo("\r" + " " * 90 + "\r", err=True, nl=False)
     source = rulebook_path or "official"
     names = list(amendments)
+    if explain_dir is not None:
+        verify_report.write_explanations(results, Path(explain_dir))
     if fmt == "json":
         click.echo(json.dumps(verify_report.as_json(results, source, names), indent=2,
                               ensure_ascii=False))

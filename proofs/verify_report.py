@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from pathlib import Path
 from typing import Any
 from xml.etree import ElementTree as ET
 
@@ -56,6 +57,36 @@ def explain(result: Result) -> list[str]:
         lines.append("  after:")
         lines += ["  " + line for line in situation_text(replay.outcome.situation)]
     return lines
+
+
+def write_explanations(results: list[Result], folder: Path) -> list[Path]:
+    """For each counterexample: the scenario, and pictures before and after the event."""
+    from model.graph import render, to_dot
+    from model.scenario import write_scenario
+
+    written: list[Path] = []
+    folder.mkdir(parents=True, exist_ok=True)
+    for r in results:
+        if r.counterexample is None or r.status not in (Status.REFUTED, Status.FAULT):
+            continue
+        stem = f"{r.obligation.invariant.id}@{r.obligation.event}"
+        path = folder / f"{stem}.toml"
+        write_scenario(r.counterexample, path)
+        written.append(path)
+        states = [("before", r.counterexample.situation)]
+        if r.replay is not None and r.replay.outcome is not None:
+            states.append(("after", r.replay.outcome.situation))
+        for when, situation in states:
+            dot = to_dot(situation, f"{stem}: {when} {r.counterexample.events[0].describe()}")
+            for fmt in ("dot", "svg"):
+                try:
+                    data = render(dot, fmt)
+                except RuntimeError:
+                    continue  # no Graphviz: the .dot file is there
+                target = folder / f"{stem}.{when}.{fmt}"
+                target.write_bytes(data)
+                written.append(target)
+    return written
 
 
 def text(results: list[Result], rulebook: str, amendments: list[str]) -> str:

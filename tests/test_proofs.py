@@ -292,3 +292,29 @@ def test_the_two_readings_agree_on_random_situations(data: st.DataObject) -> Non
     except IllegalEvent:
         assume(False)
     assert check(official(), situation, event) == []
+
+
+def test_counterexamples_are_written_with_pictures(tmp_path: Path,
+                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, _ = run(capsys, "verify", "--amendment",
+                     str(ROOT / "examples/amendments/restart-tokens-survive.toml"),
+                     "--only", "restart.nothing-else", "--explain-dir", str(tmp_path))
+    assert code == 1
+    names = sorted(p.name for p in tmp_path.iterdir())
+    assert "restart.nothing-else@restart.toml" in names
+    assert "restart.nothing-else@restart.before.dot" in names
+    assert "restart.nothing-else@restart.after.dot" in names
+    scenario = load_scenario(tmp_path / "restart.nothing-else@restart.toml")
+    assert replay(scenario, load_amendment(ROOT / "examples/amendments/restart-tokens-survive.toml")
+                  .apply(official()), by_id("restart.nothing-else")).violated
+
+
+@pytest.mark.parametrize("players,cards,depth", [(1, 1, 1), (1, 1, 2)])
+def test_the_two_readings_agree_on_every_small_situation(players: int, cards: int,
+                                                         depth: int) -> None:
+    """Exhaustively: every situation of this size, every event it allows."""
+    from proofs.agreement import exhaustive
+
+    compared, found = exhaustive(official(), players, cards, depth, jobs=JOBS)
+    assert compared > 50
+    assert found == []
