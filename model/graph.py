@@ -80,17 +80,7 @@ def _zone_label(state: Situation, zone: ZoneRef) -> str:
         name = f"{zone.player}"
     rows = [f"<B>{html.escape(name)}</B>"]
     for obj in state.in_zone(zone):
-        bits = [obj.label()]
-        if obj.is_card and obj.card_type != "traditional":
-            bits.append(obj.card_type)
-        if not obj.is_card:
-            bits.append(obj.kind)
-        if obj.commander:
-            bits.append("commander")
-        if not obj.face_up:
-            bits.append("face down")
-        if obj.phased_out:
-            bits.append("phased out")
+        bits = [obj.label(), *obj.marks()]
         if obj.is_card and obj.owner != zone.player:
             bits.append(f"owned by {obj.owner}")
         rows.append(html.escape(", ".join(bits)))

@@ -160,5 +160,17 @@ class GameObject:
     def traditional(self) -> bool:
         return self.is_card and self.card_type == TRADITIONAL
 
+    def marks(self) -> list[str]:
+        """What sets the object apart, in words: its kind or card type, and its status."""
+        out = [self.kind] if not self.is_card else (
+            [self.card_type] if self.card_type != TRADITIONAL else [])
+        if self.commander:
+            out.append("commander")
+        if not self.face_up:
+            out.append("face down")
+        if self.phased_out:
+            out.append("phased out")
+        return out
+
     def label(self) -> str:
         return f"{self.name} ({self.id})" if self.name and self.name != self.id else self.id

@@ -8,7 +8,6 @@ new `Rulebook` and leaves the old one as it was.
 from __future__ import annotations
 
 import re
-import tomllib
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from importlib import resources
@@ -16,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from .errors import InputError
+from .inputs import parse_toml, read_text
 from .language import EVENT_ROLES, Clause, LanguageError, Step, parse_step
 
 OFFICIAL_NAME = "rulebook.toml"
@@ -177,13 +177,7 @@ def parse_clause(data: Any, *, file: str, text: str = "", index: int = 0,
 
 def parse_rulebook(text: str, *, file: str) -> Rulebook:
     """Read a rulebook TOML text; InputError on any fault."""
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as err:
-        from .scenario import toml_error_line
-
-        line, message = toml_error_line(err, text)
-        raise InputError(f"not valid TOML: {message}", file=file, line=line) from None
+    data = parse_toml(text, file=file)
     allowed = ("title", "editions", "default-edition", "clause")
     for key in data:
         if key not in allowed:
@@ -210,14 +204,7 @@ def load_rulebook(path: str | Path | None = None) -> Rulebook:
     if path is None:
         text = resources.files("model").joinpath(OFFICIAL_NAME).read_text(encoding="utf-8")
         return parse_rulebook(text, file=OFFICIAL_NAME)
-    p = Path(path)
-    try:
-        text = p.read_text(encoding="utf-8")
-    except OSError as err:
-        raise InputError(f"cannot read: {err.strerror}", file=str(path)) from None
-    except UnicodeDecodeError:
-        raise InputError("not UTF-8 text", file=str(path)) from None
-    return parse_rulebook(text, file=str(path))
+    return parse_rulebook(read_text(path), file=str(path))
 
 
 _OFFICIAL: Rulebook | None = None

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import re
-import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -19,6 +18,7 @@ import tomli_w
 
 from .errors import InputError
 from .events import Event, check_event
+from .inputs import parse_toml, read_text
 from .objects import (
     CARD_TYPES,
     DECK_OF,
@@ -97,37 +97,16 @@ def parse_scenario(text: str, *, file: str, fmt: str | None = None) -> Scenario:
     """Read a scenario from text; InputError names the file, the line and what is wrong."""
     is_json = (fmt or Path(file).suffix.lstrip(".").lower()) == "json"
     try:
-        data = json.loads(text) if is_json else tomllib.loads(text)
+        data = json.loads(text) if is_json else parse_toml(text, file=file)
     except json.JSONDecodeError as err:
         raise _fail(file, err.lineno, f"not valid JSON: {err.msg}") from None
-    except tomllib.TOMLDecodeError as err:
-        line, message = toml_error_line(err, text)
-        raise _fail(file, line, f"not valid TOML: {message}") from None
     if not isinstance(data, dict):
         raise _fail(file, 1, "a scenario is a table (a JSON object)")
     return _Reader(data, file, _Where(text, is_json)).read()
 
 
-def toml_error_line(err: tomllib.TOMLDecodeError, text: str) -> tuple[int | None, str]:
-    """The line a TOML error is at, and its message without the position."""
-    message = str(err)
-    m = re.search(r"\(at line (\d+), column \d+\)", message)
-    if m:
-        return int(m.group(1)), message.replace(m.group(0), "").strip()
-    if "end of document" in message:
-        return max(1, len(text.splitlines())), message.replace("(at end of document)", "").strip()
-    return None, message
-
-
 def load_scenario(path: str | Path) -> Scenario:
-    p = Path(path)
-    try:
-        text = p.read_text(encoding="utf-8")
-    except OSError as err:
-        raise InputError(f"cannot read: {err.strerror}", file=str(path)) from None
-    except UnicodeDecodeError:
-        raise InputError("not UTF-8 text", file=str(path)) from None
-    return parse_scenario(text, file=str(path))
+    return parse_scenario(read_text(path), file=str(path))
 
 
 class _Reader:

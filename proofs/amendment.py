@@ -28,14 +28,13 @@ file and the line. See docs/amendments.md.
 from __future__ import annotations
 
 import re
-import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from model.errors import InputError
+from model.inputs import parse_toml, read_text
 from model.rulebook import Rulebook, _clause_lines, parse_clause
-from model.scenario import toml_error_line
 
 
 @dataclass
@@ -84,11 +83,7 @@ def _line_of(file: str, name: str) -> int | None:
 
 
 def parse_amendment(text: str, *, file: str) -> Amendment:
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as err:
-        line, message = toml_error_line(err, text)
-        raise InputError(f"not valid TOML: {message}", file=file, line=line) from None
+    data = parse_toml(text, file=file)
     allowed = ("title", "description", "breaks", "replace", "remove", "add")
     for key in data:
         if key not in allowed:
@@ -135,11 +130,4 @@ def _tables(data: dict[str, Any], key: str, file: str) -> list[dict[str, Any]]:
 
 
 def load_amendment(path: str | Path) -> Amendment:
-    p = Path(path)
-    try:
-        text = p.read_text(encoding="utf-8")
-    except OSError as err:
-        raise InputError(f"cannot read: {err.strerror}", file=str(path)) from None
-    except UnicodeDecodeError:
-        raise InputError("not UTF-8 text", file=str(path)) from None
-    return parse_amendment(text, file=str(path))
+    return parse_amendment(read_text(path), file=str(path))

@@ -60,17 +60,7 @@ def situation_text(state: Situation, indent: str = "  ") -> list[str]:
 def _objects(state: Situation, zone: ZoneRef) -> str:
     out = []
     for obj in state.in_zone(zone):
-        marks = []
-        if not obj.is_card:
-            marks.append(obj.kind)
-        elif obj.card_type != "traditional":
-            marks.append(obj.card_type)
-        if obj.commander:
-            marks.append("commander")
-        if not obj.face_up:
-            marks.append("face down")
-        if obj.phased_out:
-            marks.append("phased out")
+        marks = obj.marks()
         out.append(obj.id + (f" [{', '.join(marks)}]" if marks else ""))
     return ", ".join(out)
 

@@ -27,39 +27,21 @@ from model.choices import enumerate_outcomes
 from model.errors import IllegalEvent
 from model.interpreter import Interpreter
 from model.rulebook import Rulebook, official
-
-try:
-    from tests.situations import (
-        active,
-        at,
-        build,
-        card,
-        counter,
-        ev,
-        game,
-        ids,
-        library,
-        new_games,
-        obj,
-        only_child,
-        run,
-    )
-except ImportError:  # pragma: no cover - when tests/ itself is the import root
-    from situations import (  # type: ignore[no-redef]
-        active,
-        at,
-        build,
-        card,
-        counter,
-        ev,
-        game,
-        ids,
-        library,
-        new_games,
-        obj,
-        only_child,
-        run,
-    )
+from tests.situations import (
+    active,
+    at,
+    build,
+    card,
+    counter,
+    ev,
+    game,
+    ids,
+    library,
+    new_games,
+    obj,
+    only_child,
+    run,
+)
 
 Probe = Callable[[Rulebook], bool]
 

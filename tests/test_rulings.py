@@ -15,37 +15,20 @@ from model.choices import enumerate_outcomes
 from model.errors import IllegalEvent
 from model.interpreter import Interpreter
 from model.rulebook import official
-
-try:
-    from tests.situations import (
-        active,
-        at,
-        build,
-        card,
-        counter,
-        ev,
-        game,
-        ids,
-        library,
-        new_games,
-        obj,
-        run,
-    )
-except ImportError:  # pragma: no cover - when tests/ itself is the import root
-    from situations import (  # type: ignore[no-redef]
-        active,
-        at,
-        build,
-        card,
-        counter,
-        ev,
-        game,
-        ids,
-        library,
-        new_games,
-        obj,
-        run,
-    )
+from tests.situations import (
+    active,
+    at,
+    build,
+    card,
+    counter,
+    ev,
+    game,
+    ids,
+    library,
+    new_games,
+    obj,
+    run,
+)
 
 
 def two_player_game(**main):
