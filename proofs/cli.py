@@ -276,6 +276,27 @@ def check_rules_command(rulebook_path: str | None, amendments: tuple[str, ...], 
                                 3 if statuses & {"unknown", "fault"} else 0)
 
 
+@cli.command("check-references")
+@click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True))
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
+              show_default=True)
+def check_references_command(paths: tuple[str, ...], fmt: str) -> None:
+    """Cross-references in rule texts (files or folders of .txt): each must point to a rule
+    that exists, the right one, with the right title. Exit 0 none wrong, 1 otherwise."""
+    from .references import check_references
+
+    found = check_references(list(paths))
+    if fmt == "json":
+        click.echo(json.dumps({"schema": "shahrazad.references/1", "findings": [
+            {"file": f.file, "line": f.line, "problem": f.problem, "text": f.text}
+            for f in found]}, indent=2, ensure_ascii=False))
+    else:
+        for f in found:
+            click.echo(f.describe())
+        click.echo(f"{len(found)} wrong cross-references")
+    raise click.exceptions.Exit(1 if found else 0)
+
+
 @cli.command()
 @click.argument("amendment", type=click.Path(dir_okay=False))
 @click.option("--against", "rulebook_path", type=click.Path(dir_okay=False), default=None,
