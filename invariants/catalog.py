@@ -171,11 +171,11 @@ def _structure(s: State) -> list[tuple[str, str, tuple[str, ...], Term]]:
          ("subgame.start.new-game",),
          forall((g, p), implies(s.live(g) & s.has_parent(g) & s.plays(g, p),
                                 s.plays(s.parent(g), p)))),
-        ("structure.no-nontraditional-in-library", "No nontraditional card is ever in a library "
-         "(nor in a hand or graveyard).",
+        ("structure.no-nontraditional-in-library", "No nontraditional card is ever in a library, "
+         "a hand, a graveyard or on the stack.",
          ("subgame.end.supplementary-cards", "restart.cards-involved"),
          forall(o, implies(s.inside(o) & in_(s.zone(o), (zone("library"), zone("hand"),
-                                                        zone("graveyard")))
+                                                        zone("graveyard"), zone("stack")))
                            & eq(s.kind(o), kind("card")),
                            eq(s.ctype(o), ctype("traditional"))))),
         ("structure.owners-zones", "A card in a library, hand or graveyard is in its owner's "

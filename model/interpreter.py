@@ -803,7 +803,7 @@ class Interpreter:
             zone = ZoneRef(zone.game, zone.kind, obj.owner)
         if zone.player is not None and zone.player not in game.players:
             raise IllegalEvent(f"{zone}: {zone.player} is not a player in {game.id}")
-        if obj.is_card and zone.kind in PLAYER_ZONES and not obj.traditional:
+        if obj.is_card and zone.kind in (*PLAYER_ZONES, "stack") and not obj.traditional:
             raise IllegalEvent(f"{obj.id} is a {obj.card_type} card: never in a {zone.kind} "
                                "(108.2a)")
         if zone.kind == "deck" and (not obj.is_card or DECK_OF.get(obj.card_type) != zone.deck):

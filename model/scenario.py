@@ -325,7 +325,7 @@ class _Reader:
             if zone.kind == "deck" and zone.deck != deck:
                 raise self.err(self.where.key("card", i, "at", cid),
                                f"card {cid}: a {ctype} card cannot be in a {zone.deck} deck")
-            if zone.kind in ("library", "hand", "graveyard") and ctype != TRADITIONAL:
+            if zone.kind in ("library", "hand", "graveyard", "stack") and ctype != TRADITIONAL:
                 raise self.err(self.where.key("card", i, "at", cid),
                                f"card {cid}: a nontraditional card is never in a {zone.kind} "
                                "(CR 108.2a)")

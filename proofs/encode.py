@@ -55,6 +55,9 @@ class _Encoder:
         self.states: list[tuple[str, SymState]] = []
         self.unsupported: list[str] = []
         self.fires: dict[str, list[Any]] = {}
+        nothing = z3.K(universe.sorts["obj"], z3.BoolVal(False, universe.ctx))
+        self.touched: Any = nothing  # objects that moved or ceased (400.7)
+        self.gone: Any = nothing  # effects that ceased
 
     # ---- helpers ------------------------------------------------------------------------
 
@@ -102,17 +105,29 @@ class _Encoder:
 
     def forget(self, s: SymState, o: Any, target: Any, effect: Any) -> dict[str, Any]:
         """What effects act on: nothing acts on an object that moved or ceased (400.7), and
-        an effect that ceased acts on nothing. `target` and `effect` are conditions on `o`."""
+        an effect that ceased acts on nothing. `target` and `effect` are conditions on `o`.
+
+        No step reads what effects act on, so instead of rewriting that relation at every
+        step the encoder notes which objects were touched and which effects ceased, and
+        applies both once, to the state after the event (`settle`): the same relation, in a
+        form the solver handles far better."""
+        x = self.u.const("o!touched", "obj")
+        self.touched = z3.Lambda([x], z3.Or(z3.Select(self.touched, x),
+                                            z3.substitute(target, (o, x))))
+        self.gone = z3.Lambda([x], z3.Or(z3.Select(self.gone, x), z3.substitute(effect, (o, x))))
+        return {}
+
+    def settle(self, s: SymState) -> SymState:
         u = self.u
-        e = u.const("e!forget", "obj")
-        p = u.const("p!forget", "player")
-        ceased_effect = z3.substitute(effect, (o, e))
-        return {
-            "affects": z3.Lambda([e, o], z3.If(z3.Or(target, ceased_effect), self.false(),
-                                               s.get("affects", e, o))),
-            "affects_player": z3.Lambda([e, p], z3.If(ceased_effect, self.false(),
-                                                      s.get("affects_player", e, p))),
-        }
+        e = u.const("e!settle", "obj")
+        o = u.const("o!settle", "obj")
+        p = u.const("p!settle", "player")
+        alive = z3.Not(z3.Select(self.gone, e))
+        return s.updated(
+            s.name,
+            affects=z3.Lambda([e, o], z3.And(s.get("affects", e, o), alive,
+                                             z3.Not(z3.Select(self.touched, o)))),
+            affects_player=z3.Lambda([e, p], z3.And(s.get("affects_player", e, p), alive)))
 
     def inside(self, s: SymState, o: Any) -> Any:
         return z3.And(s.get("exists", o), s.get("zone", o) != self.z("outside"))
@@ -574,7 +589,7 @@ class _Encoder:
         for clause in self.rb.on(self.event):
             for index, step in enumerate(clause.steps, start=1):
                 state = self.run_step(state, clause, step, f"{clause.name}#{index}")
-        post = state.updated("post")
+        post = self.settle(state).updated("post")
         binding = SymBinding(roles=dict(self.roles), has_roles=dict(self.bound),
                              controller=self.params.get("controller", u.nobody),
                              exempt=self.params.get("exempt", z3.K(u.sorts["obj"], self.false())),
@@ -672,7 +687,8 @@ class _Encoder:
             pre, "bring-in: the card moves (400.11b)",
             zone=z3.Lambda([o], z3.If(this, to, pre.get("zone", o))),
             game=z3.Lambda([o], z3.If(this, active, pre.get("game", o))),
-            zone_player=z3.Lambda([o], z3.If(this, z3.If(player_zone, by, u.nobody),
+            zone_player=z3.Lambda([o], z3.If(this, z3.If(player_zone, pre.get("owner", card),
+                                                         u.nobody),
                                              pre.get("zone_player", o))),
             zone_deck=z3.Lambda([o], z3.If(this, u.enum("deck", "none"), pre.get("zone_deck", o))),
             has_counters=z3.Lambda([o], z3.If(this, self.false(), pre.get("has_counters", o))),
