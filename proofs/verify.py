@@ -30,7 +30,7 @@ from .symbolic import TermEncoder, Universe
 
 DEFAULT_TIMEOUT = 5.0
 DEFAULT_BOUND = 3
-QUICK = 1.0  # seconds for the first, unbounded attempt
+QUICK = 0.4  # seconds for the first, unbounded attempt
 SEEDS = 5  # random seeds tried, each with a share of the timeout, before "unknown"
 
 
