@@ -59,7 +59,8 @@ from .lang import (
     zone,
 )
 
-EVENTS = ("start-subgame", "end-subgame", "restart", "bring-in", "affect")
+EVENTS = ("start-subgame", "end-subgame", "restart", "bring-in", "affect", "move", "create",
+          "counter", "phase", "turn", "leave")
 
 
 @dataclass(frozen=True)
@@ -178,10 +179,9 @@ def _structure(s: State) -> list[tuple[str, str, tuple[str, ...], Term]]:
                                                         zone("graveyard"), zone("stack")))
                            & eq(s.kind(o), kind("card")),
                            eq(s.ctype(o), ctype("traditional"))))),
-        ("structure.owners-zones", "A card in a library, hand or graveyard is in its owner's "
-         "(400.3).", ("subgame.end.return-cards", "restart.cards-involved"),
-         forall(o, implies(s.inside(o) & eq(s.kind(o), kind("card"))
-                           & in_(s.zone(o), (zone("library"), zone("hand"), zone("graveyard"))),
+        ("structure.owners-zones", "A card in a library, hand, graveyard or supplementary deck "
+         "is in its owner's (400.3).", ("subgame.end.return-cards", "restart.cards-involved"),
+         forall(o, implies(s.inside(o) & eq(s.kind(o), kind("card")) & in_(s.zone(o), PLAYER_ZONES),
                            eq(s.zone_player(o), s.owner(o))))),
         ("structure.card-types", "Cards, and only cards, have a card type.",
          ("restart.cards-involved",),

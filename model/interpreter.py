@@ -350,8 +350,13 @@ class Interpreter:
 
     def _event_leave(self, state: Situation, ctx: Context, active: Game) -> None:
         player = self._player_in(ctx.event.get("player"), active, "player")
+        if len(active.players) == 1:
+            raise IllegalEvent(f"leave: {player} is the last player in {active.id}; a game "
+                               "whose players all leave is over (104.2a), which the model "
+                               "shows as end-subgame")
         active.players.remove(player)
         active.left.append(player)
+        state.player_effects.pop(player, None)  # no effect acts on a player who left
         changes: list[Change] = []
         for obj_id in self._objects_of_game(state, active.id):
             obj = state.objects[obj_id]
@@ -790,6 +795,8 @@ class Interpreter:
             return zone
         if zone.game != game.id:
             raise IllegalEvent(f"{path} is not a zone of the active game {game.id}")
+        if obj.is_card and zone.kind == "effects":
+            raise IllegalEvent(f"{path}: a card is never among a game's effects")
         zone = Interpreter._card_zone(zone, game, obj)
         if zone.kind != "deck" and zone not in state.zones:
             raise IllegalEvent(f"{path} does not exist")
@@ -799,8 +806,8 @@ class Interpreter:
     def _card_zone(zone: ZoneRef, game: Game, obj: GameObject) -> ZoneRef:
         """Where a card actually goes: its owner's library, hand or graveyard (400.3); a
         supplementary deck only for its own cards; a library never for a nontraditional one."""
-        if obj.is_card and zone.kind in PLAYER_ZONES and zone.player != obj.owner:
-            zone = ZoneRef(zone.game, zone.kind, obj.owner)
+        if obj.is_card and zone.kind in (*PLAYER_ZONES, "deck") and zone.player != obj.owner:
+            zone = ZoneRef(zone.game, zone.kind, obj.owner, zone.deck)
         if zone.player is not None and zone.player not in game.players:
             raise IllegalEvent(f"{zone}: {zone.player} is not a player in {game.id}")
         if obj.is_card and zone.kind in (*PLAYER_ZONES, "stack") and not obj.traditional:

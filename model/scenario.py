@@ -329,7 +329,7 @@ class _Reader:
                 raise self.err(self.where.key("card", i, "at", cid),
                                f"card {cid}: a nontraditional card is never in a {zone.kind} "
                                "(CR 108.2a)")
-            if zone.kind in ("library", "hand", "graveyard") and zone.player != owner:
+            if zone.kind in ("library", "hand", "graveyard", "deck") and zone.player != owner:
                 raise self.err(self.where.key("card", i, "at", cid),
                                f"card {cid}: a card in a {zone.kind} is in its owner's "
                                f"({owner}'s), not {zone.player}'s (CR 400.3)")

@@ -28,8 +28,8 @@ from invariants.concrete import (
 )
 from invariants.lang import ATTRIBUTES
 from model.events import Event
-from model.interpreter import Interpreter, _in_range
-from model.objects import GameObject, ZoneRef
+from model.interpreter import DEFAULT_ZONE, Interpreter, _in_range
+from model.objects import GameObject, ZoneRef, parse_zone
 from model.rulebook import Rulebook
 from model.state import Situation
 
@@ -203,6 +203,40 @@ def _pin_params(solver: z3.Solver, params: dict[str, Any], event: Event, binding
             solver.add(params["target_player"] == el("player", event.get("player")))
         else:
             solver.add(params["target"] == el("obj", event.get("object")))
+    elif event.kind == "move":
+        target = parse_zone(str(event.get("to")))
+        solver.add(params["object"] == el("obj", event.get("object")))
+        solver.add(params["to"] == u.enum("zone", target.kind))
+        if target.player is not None and not target.is_outside:
+            solver.add(params["to_player"] == el("player", target.player))
+        if target.deck is not None:
+            solver.add(params["to_deck"] == u.enum("deck", target.deck))
+    elif event.kind == "create":
+        kind = str(event.get("kind"))
+        solver.add(params["kind"] == u.enum("kind", kind))
+        to = parse_zone(str(event.get("to"))).kind if event.get("to") else DEFAULT_ZONE[kind]
+        solver.add(params["to"] == u.enum("zone", to))
+        solver.add(params["controller"] == el("player", event.get("controller")))
+        solver.add(params["watcher"] == z3.BoolVal("leaves-zone" in (event.get("triggers") or []),
+                                                   u.ctx))
+    elif event.kind == "counter":
+        on_player = event.get("player") is not None
+        solver.add(params["on_player"] == z3.BoolVal(on_player, u.ctx))
+        solver.add(params["add"] == z3.IntVal(int(event.get("add")), u.ctx))
+        if on_player:
+            solver.add(params["player"] == el("player", event.get("player")))
+        else:
+            solver.add(params["object"] == el("obj", event.get("object")))
+            after = post.objects.get(event.get("object"))
+            solver.add(params["left"] == z3.BoolVal(bool(after and after.counters), u.ctx))
+    elif event.kind in ("phase", "turn"):
+        solver.add(params["object"] == el("obj", event.get("object")))
+        if event.kind == "phase":
+            solver.add(params["out"] == z3.BoolVal(bool(event.get("out")), u.ctx))
+        else:
+            solver.add(params["up"] == z3.BoolVal(event.get("face") == "up", u.ctx))
+    elif event.kind == "leave":
+        solver.add(params["player"] == el("player", event.get("player")))
     elif event.kind == "bring-in":
         solver.add(params["card"] == el("obj", binding.card))
         where = post.where[binding.card] if binding.card else None

@@ -23,6 +23,7 @@ from model.scenario import Scenario, load_scenario, situation_data
 from . import report
 
 EXIT_BAD_INPUT = 2
+EXIT_UNDECIDED = 3
 
 
 def _rulebook(path: str | None) -> Rulebook:
@@ -438,6 +439,12 @@ def main(argv: list[str] | None = None) -> int:
     except ShahrazadError as err:
         click.echo(f"shahrazad: {err}", err=True)
         return EXIT_BAD_INPUT
+    except Exception as err:  # a bug of this tool: say so in one line, decide nothing
+        if os.environ.get("SHAHRAZAD_DEBUG"):
+            raise
+        click.echo(f"shahrazad: internal error, a bug of this tool ({type(err).__name__}: "
+                   f"{err}); set SHAHRAZAD_DEBUG=1 for the traceback", err=True)
+        return EXIT_UNDECIDED
     return 0
 
 

@@ -229,12 +229,56 @@ def _event(r: _Reader, event: str, t: Transition, pid: Any, oid: Any) -> Event:
     if event == "bring-in":
         return Event(event, {"card": oid(params["card"]), "to": str(r.ev(params["to"])),
                              "by": pid(params["by"])})
+    if event == "move":
+        to = str(r.ev(params["to"]))
+        if to == "outside":
+            obj_owner = pid(r.ev(t.pre.get("owner", params["object"])))
+            path = f"outside/{obj_owner}"
+        else:
+            game = _game_name(r, t)
+            path = f"{game}/{to}"
+            if to in ("library", "hand", "graveyard", "deck"):
+                path += f"/{pid(params['to_player'])}"
+            if to == "deck":
+                path += f"/{r.ev(params['to_deck'])}"
+        return Event(event, {"object": oid(params["object"]), "to": path})
+    if event == "create":
+        kind = str(r.ev(params["kind"]))
+        args = {"kind": kind, "controller": pid(params["controller"]),
+                "to": f"{_game_name(r, t)}/{r.ev(params['to'])}"}
+        if z3.is_true(r.ev(params["watcher"])):
+            args["triggers"] = ["leaves-zone"]
+        return Event(event, args)
+    if event == "counter":
+        add = r.ev(params["add"])
+        amount = add.as_long() if z3.is_int_value(add) else 1
+        if z3.is_true(r.ev(params["on_player"])):
+            return Event(event, {"player": pid(params["player"]), "kind": COUNTER_KIND,
+                                 "add": amount})
+        return Event(event, {"object": oid(params["object"]), "kind": COUNTER_KIND,
+                             "add": amount})
+    if event == "phase":
+        return Event(event, {"object": oid(params["object"]),
+                             "out": bool(z3.is_true(r.ev(params["out"])))})
+    if event == "turn":
+        return Event(event, {"object": oid(params["object"]),
+                             "face": "up" if z3.is_true(r.ev(params["up"])) else "down"})
+    if event == "leave":
+        return Event(event, {"player": pid(params["player"])})
     if event == "affect":
         if z3.is_true(r.ev(params["on_player"])):
             return Event(event, {"effect": oid(params["effect"]),
                                  "player": pid(params["target_player"])})
         return Event(event, {"effect": oid(params["effect"]), "object": oid(params["target"])})
     raise ValueError(event)
+
+
+def _game_name(r: _Reader, t: Transition) -> str:
+    """The scenario id of the event's active game (games are named by depth)."""
+    active = t.binding.roles["active"]
+    depth = r.ev(t.pre.get("depth", active))
+    level = depth.as_long() if z3.is_int_value(depth) else 0
+    return "main" if level == 0 else f"sub{level}"
 
 
 def binding_of(outcome: Outcome) -> Binding:

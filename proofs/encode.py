@@ -19,6 +19,7 @@ from typing import Any
 import z3
 
 from model.language import Clause, Destination, Selector, Step
+from model.objects import NONCARD_ZONES
 from model.rulebook import Rulebook
 
 from .symbolic import SymBinding, SymState, Universe
@@ -736,3 +737,200 @@ class _Unbound(Exception):
 def encode_event(rulebook: Rulebook, event: str, universe: Universe) -> Transition:
     """The symbolic transition of `event` under `rulebook`."""
     return _Encoder(rulebook, universe, event).run()
+
+
+# ---- the in-game actions, read as the interpreter runs them (not rulebook clauses) -------
+
+IN_GAME = ("move", "create", "counter", "phase", "turn", "leave")
+
+
+def _in_game(encoder: _Encoder, pre: SymState, active: Any) -> SymState:
+    return getattr(encoder, "a_" + encoder.event)(pre, active)  # type: ignore[no-any-return]
+
+
+def _object_in_active(e: _Encoder, s: SymState, x: Any, active: Any) -> Any:
+    return z3.And(x != e.u.noobj, e.inside(s, x), s.get("game", x) == active)
+
+
+def a_move(self: _Encoder, pre: SymState, active: Any) -> SymState:
+    """400.7: an object moves within the active game (or a card goes outside the game);
+    a card bound for a library, hand or graveyard goes to its owner's (400.3)."""
+    u = self.u
+    x = u.const("object", "obj")
+    to = u.const("to", "zone")
+    to_player = u.const("to-player", "player")
+    to_deck = u.const("to-deck", "deck")
+    is_card = pre.get("kind", x) == u.enum("kind", "card")
+    player_zone = z3.Or(*(to == self.z(k) for k in PLAYER_ZONES))
+    player = z3.If(z3.And(is_card, z3.Or(player_zone, to == self.z("deck"))),
+                   pre.get("owner", x), to_player)
+    nontraditional = z3.And(is_card, pre.get("ctype", x) != u.enum("ctype", "traditional"))
+    allowed_noncard = z3.Or(*(z3.And(pre.get("kind", x) == u.enum("kind", k),
+                                     z3.Or(*(to == self.z(z) for z in zones)))
+                              for k, zones in NONCARD_ZONES.items()))
+    ceases = z3.And(z3.Not(is_card), z3.Not(allowed_noncard),
+                    z3.Or(pre.get("kind", x) == u.enum("kind", "token"),
+                          pre.get("kind", x) == u.enum("kind", "copy")))
+    outside = to == self.z("outside")
+    self.constraints += [
+        _object_in_active(self, pre, x, active),
+        z3.Implies(outside, is_card),
+        z3.Implies(is_card, to != self.z("effects")),
+        z3.Implies(z3.Or(player_zone, to == self.z("deck")),
+                   z3.And(to_player != u.nobody, pre.get("plays", active, player))),
+        z3.Implies(to == self.z("deck"), z3.And(is_card, to_deck == pre.get("own_deck", x),
+                                                to_deck != u.enum("deck", "none"))),
+        z3.Implies(nontraditional, z3.Not(z3.Or(player_zone, to == self.z("stack")))),
+        z3.Or(is_card, allowed_noncard, ceases),
+    ]
+    self.params.update(object=x, to=to, to_player=to_player, to_deck=to_deck)
+    o = u.const("o", "obj")
+    moved = z3.And(o == x, z3.Not(ceases))
+    gone = z3.And(o == x, ceases)
+    self.forget(pre, o, o == x, gone)
+    controller = z3.If(is_card, pre.get("owner", x), pre.get("controller", x))
+    return self.next_state(
+        pre, "move (400.7)",
+        exists=z3.Lambda([o], z3.If(gone, self.false(), pre.get("exists", o))),
+        zone=z3.Lambda([o], z3.If(moved, to, pre.get("zone", o))),
+        game=z3.Lambda([o], z3.If(moved, z3.If(outside, u.nogame, active), pre.get("game", o))),
+        zone_player=z3.Lambda([o], z3.If(moved, z3.If(z3.Or(player_zone, to == self.z("deck")),
+                                                      player, u.nobody),
+                                         pre.get("zone_player", o))),
+        zone_deck=z3.Lambda([o], z3.If(moved, z3.If(to == self.z("deck"), to_deck,
+                                                    u.enum("deck", "none")),
+                                       pre.get("zone_deck", o))),
+        has_counters=z3.Lambda([o], z3.If(moved, self.false(), pre.get("has_counters", o))),
+        phased_out=z3.Lambda([o], z3.If(moved, self.false(), pre.get("phased_out", o))),
+        controller=z3.Lambda([o], z3.If(moved, controller, pre.get("controller", o))),
+    )
+
+
+def a_create(self: _Encoder, pre: SymState, active: Any) -> SymState:
+    """111.1, 707.10, 114.1, 113.3, 611.1: a new object in the active game."""
+    u = self.u
+    x = u.const("new-object", "obj")
+    kind = u.const("kind", "kind")
+    to = u.const("to", "zone")
+    controller = u.const("controller", "player")
+    watcher = z3.Bool("watches", u.ctx)
+    self.constraints += [
+        self.fresh_object(pre, x), kind != u.enum("kind", "card"),
+        pre.get("plays", active, controller),
+        z3.Or(*(z3.And(kind == u.enum("kind", k), z3.Or(*(to == self.z(z) for z in zones)))
+                for k, zones in NONCARD_ZONES.items())),
+    ]
+    self.params.update(object=x, kind=kind, to=to, controller=controller, watcher=watcher)
+    o = u.const("o", "obj")
+    this = o == x
+
+    def put(attribute: str, value: Any) -> Any:
+        return z3.Lambda([o], z3.If(this, value, pre.get(attribute, o)))
+
+    return self.next_state(
+        pre, "create",
+        exists=put("exists", self.true()), kind=put("kind", kind), zone=put("zone", to),
+        game=put("game", active), origin=put("origin", active),
+        zone_player=put("zone_player", u.nobody), zone_deck=put("zone_deck", u.enum("deck", "none")),
+        owner=put("owner", controller), controller=put("controller", controller),
+        ctype=put("ctype", u.enum("ctype", "none")), own_deck=put("own_deck", u.enum("deck", "none")),
+        commander=put("commander", self.false()), face_up=put("face_up", self.true()),
+        phased_out=put("phased_out", self.false()), has_counters=put("has_counters", self.false()),
+        watcher=put("watcher", watcher))
+
+
+def a_counter(self: _Encoder, pre: SymState, active: Any) -> SymState:
+    """122.1: counters on a player (kept per game, 728.4b) or on an object change."""
+    u = self.u
+    on_player = z3.Bool("on-player", u.ctx)
+    who = u.const("player", "player")
+    x = u.const("object", "obj")
+    add = z3.Int("add", u.ctx)
+    left = z3.Bool("counters-left", u.ctx)
+    total = pre.get("counters", active, who) + add
+    self.constraints += [
+        z3.If(on_player, z3.And(pre.get("plays", active, who), total >= 0),
+              _object_in_active(self, pre, x, active)),
+        z3.Implies(z3.And(z3.Not(on_player), add > 0), left),
+        z3.Implies(z3.And(z3.Not(on_player), z3.Not(pre.get("has_counters", x))),
+                   left == (add > 0)),
+    ]
+    self.params.update(on_player=on_player, player=who, object=x, add=add, left=left)
+    g = u.const("g", "game")
+    p = u.const("p", "player")
+    o = u.const("o", "obj")
+    return self.next_state(
+        pre, "counters (122.1)",
+        counters=z3.Lambda([g, p], z3.If(z3.And(on_player, g == active, p == who), total,
+                                         pre.get("counters", g, p))),
+        has_counters=z3.Lambda([o], z3.If(z3.And(z3.Not(on_player), o == x), left,
+                                          pre.get("has_counters", o))))
+
+
+def a_phase(self: _Encoder, pre: SymState, active: Any) -> SymState:
+    """702.26: a permanent phases out or in."""
+    u = self.u
+    x = u.const("object", "obj")
+    out = z3.Bool("out", u.ctx)
+    self.constraints += [_object_in_active(self, pre, x, active),
+                         pre.get("zone", x) == self.z("battlefield")]
+    self.params.update(object=x, out=out)
+    o = u.const("o", "obj")
+    return self.next_state(pre, "phasing (702.26)", phased_out=z3.Lambda(
+        [o], z3.If(o == x, out, pre.get("phased_out", o))))
+
+
+def a_turn(self: _Encoder, pre: SymState, active: Any) -> SymState:
+    u = self.u
+    x = u.const("object", "obj")
+    up = z3.Bool("face-up", u.ctx)
+    self.constraints.append(_object_in_active(self, pre, x, active))
+    self.params.update(object=x, up=up)
+    o = u.const("o", "obj")
+    return self.next_state(pre, "turned", face_up=z3.Lambda(
+        [o], z3.If(o == x, up, pre.get("face_up", o))))
+
+
+def a_leave(self: _Encoder, pre: SymState, active: Any) -> SymState:
+    """800.4a: a player leaves the active game; what they own leaves with them, the
+    abilities they control cease, the other objects they control are exiled."""
+    u = self.u
+    who = u.const("player", "player")
+    other = u.const("another", "player")
+    self.constraints += [pre.get("plays", active, who), pre.get("plays", active, other),
+                         other != who]
+    self.params.update(player=who)
+    o = u.const("o", "obj")
+    here = z3.And(self.inside(pre, o), pre.get("game", o) == active)
+    is_card = pre.get("kind", o) == u.enum("kind", "card")
+    owned = z3.And(here, pre.get("owner", o) == who)
+    to_outside = z3.And(owned, is_card)
+    controlled = z3.And(here, z3.Not(owned), pre.get("controller", o) == who)
+    ceases = z3.Or(z3.And(owned, z3.Not(is_card)), z3.And(controlled, z3.Not(is_card)))
+    exiled = z3.And(controlled, is_card)
+    moved = z3.Or(to_outside, exiled)
+    self.forget(pre, o, z3.Or(moved, ceases), ceases)
+    g = u.const("g", "game")
+    p = u.const("p", "player")
+    e = u.const("e", "obj")
+    state = self.next_state(
+        pre, "leave (800.4a)",
+        plays=z3.Lambda([g, p], z3.If(z3.And(g == active, p == who), self.false(),
+                                      pre.get("plays", g, p))),
+        exists=z3.Lambda([o], z3.If(ceases, self.false(), pre.get("exists", o))),
+        zone=z3.Lambda([o], z3.If(to_outside, self.z("outside"),
+                                  z3.If(exiled, self.z("exile"), pre.get("zone", o)))),
+        game=z3.Lambda([o], z3.If(to_outside, u.nogame, pre.get("game", o))),
+        zone_player=z3.Lambda([o], z3.If(moved, u.nobody, pre.get("zone_player", o))),
+        zone_deck=z3.Lambda([o], z3.If(moved, u.enum("deck", "none"), pre.get("zone_deck", o))),
+        has_counters=z3.Lambda([o], z3.If(moved, self.false(), pre.get("has_counters", o))),
+        phased_out=z3.Lambda([o], z3.If(moved, self.false(), pre.get("phased_out", o))),
+        controller=z3.Lambda([o], z3.If(moved, pre.get("owner", o), pre.get("controller", o))),
+        affects_player=z3.Lambda([e, p], z3.And(pre.get("affects_player", e, p), p != who)),
+    )
+    return state
+
+
+for _action in IN_GAME:
+    setattr(_Encoder, "e_" + _action, _in_game)
+    setattr(_Encoder, "a_" + _action, globals()["a_" + _action])

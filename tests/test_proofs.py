@@ -119,8 +119,7 @@ def _events_of(path: str) -> list[tuple[object, object]]:
     scenario = load_scenario(path)
     state, out = scenario.situation, []
     for event in scenario.events:
-        if event.kind in ("start-subgame", "end-subgame", "restart", "bring-in", "affect"):
-            out.append((state, event))
+        out.append((state, event))  # every event: rule-defined and in-game actions
         state = Interpreter().run(state, [event]).situation
     return out
 
@@ -275,7 +274,8 @@ from hypothesis import strategies as st  # noqa: E402
 
 from model import strategies  # noqa: E402
 
-RULE_EVENTS = ("start-subgame", "end-subgame", "restart", "bring-in", "affect")
+RULE_EVENTS = ("start-subgame", "end-subgame", "restart", "bring-in", "affect", "move", "create",
+               "counter", "phase", "turn", "leave")
 
 
 @settings(max_examples=25, deadline=None,
