@@ -52,14 +52,30 @@ def is_wellformed(situation: Situation) -> bool:
 
 
 def problems(situation: Situation) -> list[str]:
-    """Every structural fault of `situation`, one line each, with its CR citation."""
+    """Every structural fault of `situation`, one line each, with its CR citation.
+
+    The checks here read the concrete representation (the where-index, ids, zone records);
+    the structure invariants of the catalog, which the proofs prove, are read on the same
+    situation too (`catalog_problems`), so the two cannot drift apart unnoticed."""
     out: list[str] = []
     out.extend(_game_problems(situation))
     out.extend(_zone_problems(situation))
     out.extend(_place_problems(situation))
     out.extend(_object_problems(situation))
     out.extend(_counter_problems(situation))
+    if not out:
+        out.extend(catalog_problems(situation))
     return out
+
+
+def catalog_problems(situation: Situation) -> list[str]:
+    """The catalog's structure invariants (invariants/catalog.py) that the situation breaks."""
+    from invariants.catalog import STRUCTURE
+    from invariants.concrete import Binding, Evaluator
+
+    evaluator = Evaluator(situation, situation, Binding())
+    return [f"{inv.id}: {inv.statement} (catalog; clauses {', '.join(inv.clauses)})"
+            for inv in STRUCTURE if not evaluator.holds(inv.term)]
 
 
 # ---- games ------------------------------------------------------------------------------
