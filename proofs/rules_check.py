@@ -14,7 +14,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 import z3
 
@@ -22,7 +24,7 @@ from invariants.catalog import EVENT, Invariant, structure_terms
 from invariants.concrete import Evaluator
 from invariants.lang import Term, exists, forall, implies, obj, post, pre
 from model.errors import IllegalEvent
-from model.interpreter import Interpreter
+from model.interpreter import Interpreter, Outcome
 from model.rulebook import Rulebook
 from model.scenario import Scenario
 
@@ -62,35 +64,72 @@ def _background(universe: Universe, rulebook: Rulebook,
     return solver, t, enc
 
 
+Condition = Callable[[Transition, TermEncoder], Any]
+
+
+def _witness(rulebook: Rulebook, event: str, condition: Condition, timeout: float,
+             bound: int) -> tuple[str, Scenario | None, Outcome | str | None]:
+    """A situation (structure holding) where the event happens with `condition` true: the
+    solver's answer, the witness as a scenario, and its replay (or why it was refused)."""
+    universe = Universe(bound)
+    solver, t, enc = _background(universe, rulebook, event)
+    solver.set(timeout=int(timeout * 1000))
+    solver.add(condition(t, enc))
+    answer = str(solver.check())
+    if answer != "sat":
+        return answer, None, None
+    witness = extract(solver.model(), universe, t, event)
+    try:
+        return answer, witness, Interpreter(rulebook).run(witness.situation, witness.events)
+    except IllegalEvent as err:
+        return answer, witness, str(err)
+
+
+def _judge(check: str, subject: str, answer: str, witness: Scenario | None,
+           replayed: Outcome | str | None, shows: Callable[[Outcome], bool], bound: int,
+           none: str, good: str, bad: str) -> Finding:
+    if answer != "sat":
+        return Finding(check, subject, "finding" if answer == "unsat" else "unknown",
+                       f"{none} up to {bound} of each ({answer})")
+    if isinstance(replayed, str) or replayed is None:
+        return Finding(check, subject, "fault", f"the witness does not replay: {replayed}",
+                       witness)
+    ok = shows(replayed)
+    return Finding(check, subject, "ok" if ok else "fault", good if ok else bad, witness)
+
+
+def _fires(name: str) -> Condition:
+    return lambda t, enc: z3.Or(*t.fires.get(name, []))
+
+
+def _acted(name: str) -> Callable[[Outcome], bool]:
+    return lambda outcome: any(step.clause == name for step in outcome.trace)
+
+
+def _holds_term(term: Term) -> Condition:
+    return lambda t, enc: enc.encode(term)
+
+
+def _shows(term: Term, witness: Scenario | None) -> Callable[[Outcome], bool]:
+    def holds(outcome: Outcome) -> bool:
+        assert witness is not None
+        return Evaluator(witness.situation, outcome.situation, binding_of(outcome)).holds(term)
+    return holds
+
+
 def dead_clauses(rulebook: Rulebook, timeout: float = 5.0, bound: int = 3) -> list[Finding]:
     out: list[Finding] = []
     for clause in rulebook:
-        universe = Universe(bound)
-        solver, t, _ = _background(universe, rulebook, clause.on)
-        solver.set(timeout=int(timeout * 1000))
-        fires = t.fires.get(clause.name, [])
-        if all(z3.is_false(z3.simplify(f)) for f in fires):
+        probe = encode_event(rulebook, clause.on, Universe(bound))
+        if all(z3.is_false(z3.simplify(f)) for f in probe.fires.get(clause.name, [])):
             out.append(Finding("dead clause", clause.name, "ok",
                                "acts through the events that consult it (see possible.*)"))
             continue
-        solver.add(z3.Or(*fires))
-        answer = str(solver.check())
-        if answer != "sat":
-            out.append(Finding("dead clause", clause.name,
-                               "finding" if answer == "unsat" else "unknown",
-                               f"no situation up to {bound} of each makes it act ({answer})"))
-            continue
-        witness = extract(solver.model(), universe, t, clause.on)
-        try:
-            outcome = Interpreter(rulebook).run(witness.situation, witness.events)
-        except IllegalEvent as err:
-            out.append(Finding("dead clause", clause.name, "fault",
-                               f"the witness does not replay: {err}", witness))
-            continue
-        acted = any(step.clause == clause.name for step in outcome.trace)
-        out.append(Finding("dead clause", clause.name, "ok" if acted else "fault",
-                           "acts in a witness situation" if acted else
-                           "the witness does not show the clause acting", witness))
+        name = clause.name
+        answer, witness, replayed = _witness(rulebook, clause.on, _fires(name), timeout, bound)
+        out.append(_judge("dead clause", name, answer, witness, replayed, _acted(name), bound,
+                          "no situation makes it act", "acts in a witness situation",
+                          "the witness does not show the clause acting"))
     return out
 
 
@@ -110,28 +149,13 @@ def vacuity(rulebook: Rulebook, timeout: float = 5.0, bound: int = 3) -> list[Fi
         if premise is None:
             out.append(Finding("vacuous invariant", inv.id, "ok", "no premise"))
             continue
-        event = inv.events[0]
-        universe = Universe(bound)
-        solver, t, enc = _background(universe, rulebook, event)
-        solver.set(timeout=int(timeout * 1000))
-        solver.add(enc.encode(premise))
-        answer = str(solver.check())
-        if answer != "sat":
-            out.append(Finding("vacuous invariant", inv.id,
-                               "finding" if answer == "unsat" else "unknown",
-                               f"its premise holds in no situation up to {bound} of each"))
-            continue
-        witness = extract(solver.model(), universe, t, event)
-        try:
-            outcome = Interpreter(rulebook).run(witness.situation, witness.events)
-        except IllegalEvent as err:
-            out.append(Finding("vacuous invariant", inv.id, "fault",
-                               f"the witness does not replay: {err}", witness))
-            continue
-        holds = Evaluator(witness.situation, outcome.situation, binding_of(outcome)).holds(premise)
-        out.append(Finding("vacuous invariant", inv.id, "ok" if holds else "fault",
-                           "its premise holds in a witness situation" if holds else
-                           "the witness does not make the premise true", witness))
+        answer, witness, replayed = _witness(rulebook, inv.events[0], _holds_term(premise),
+                                             timeout, bound)
+        out.append(_judge("vacuous invariant", inv.id, answer, witness, replayed,
+                          _shows(premise, witness), bound,
+                          "its premise holds in no situation",
+                          "its premise holds in a witness situation",
+                          "the witness does not make the premise true"))
     return out
 
 
