@@ -22,7 +22,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-from .objects import CARD_TYPES, NONTRADITIONAL_KINDS, OBJECT_KINDS, TRADITIONAL, ZONE_KINDS
+from .objects import CARD_TYPES, OBJECT_KINDS, ZONE_KINDS
 
 # The events whose behaviour the rulebook defines, and the game roles each one binds.
 EVENT_ROLES: Final[dict[str, tuple[str, ...]]] = {
@@ -385,11 +385,3 @@ def parse_step(key: str, table: Any, event: str) -> Step:
         raise LanguageError(f"{key}.{action}", f"unknown action (one of {', '.join(GAME_ACTIONS)}, "
                             "or an object step with select)")
     return Step(action, args=_game_arg(f"{key}.{action}", action, value, roles))
-
-
-NONTRADITIONAL = NONTRADITIONAL_KINDS
-__all__ = [
-    "Clause", "Destination", "EVENT_ROLES", "GAME_ACTIONS", "LanguageError", "NONTRADITIONAL",
-    "OBJECT_ACTIONS", "PERMISSIONS", "PROHIBITIONS", "Selector", "Step", "TRADITIONAL",
-    "parse_step",
-]

@@ -17,7 +17,7 @@ from typing import Any
 
 import z3
 
-from invariants.catalog import STRUCTURE, Invariant
+from invariants.catalog import Invariant
 from invariants.concrete import Binding, Evaluator
 from model.choices import enumerate_outcomes
 from model.errors import IllegalEvent
@@ -27,6 +27,7 @@ from model.objects import DECK_OF, GameObject, ZoneRef
 from model.rulebook import Rulebook
 from model.scenario import Scenario
 from model.state import Game, Situation, Trigger
+from model.wellformed import catalog_problems
 
 from .encode import Transition
 from .symbolic import Universe
@@ -287,12 +288,6 @@ def binding_of(outcome: Outcome) -> Binding:
                    creator=b.creator, card=b.card, then_battlefield=b.then_battlefield)
 
 
-def structure_faults(situation: Situation) -> list[str]:
-    """The structure invariants a concrete situation breaks (read as `post`)."""
-    evaluator = Evaluator(situation, situation, Binding())
-    return [inv.id for inv in STRUCTURE if not evaluator.holds(inv.term)]
-
-
 def replay_refusal(scenario: Scenario, rulebook: Rulebook) -> str | None:
     """The interpreter's reason for refusing the scenario's event, or None if it allows it."""
     try:
@@ -306,7 +301,7 @@ def replay(scenario: Scenario, rulebook: Rulebook, invariant: Invariant,
            limit: int = 5000, expect: bool = False) -> Replay:
     """Run the scenario's event over every random outcome; does one break the invariant
     (or, with `expect`, does one make it true)?"""
-    faults = structure_faults(scenario.situation)
+    faults = catalog_problems(scenario.situation)
     if faults:
         return Replay(False, None, None, "the extracted situation is not well formed: "
                       + ", ".join(faults))

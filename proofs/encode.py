@@ -19,12 +19,11 @@ from typing import Any
 import z3
 
 from model.language import Clause, Destination, Selector, Step
-from model.objects import NONCARD_ZONES
+from model.objects import NONCARD_ZONES, PLAYER_ZONES
 from model.rulebook import Rulebook
 
 from .symbolic import SymBinding, SymState, Universe
 
-PLAYER_ZONES = ("library", "hand", "graveyard")
 BRING_IN_ZONES = ("library", "hand", "graveyard", "battlefield", "exile", "command", "stack")
 
 
