@@ -486,6 +486,22 @@ EVENT: list[Invariant] = [
     Invariant(i, st, cl, (ev,), f()) for i, st, cl, ev, f in _EVENT
 ]
 
+# Promises about every event, or every in-game action.
+IN_GAME_ACTIONS = ("affect", "move", "create", "counter", "phase", "turn", "leave")
+
+EVENT += [
+    Invariant("every.owners-unchanged", "No object ever changes owner.",
+              ("restart.cards-involved", "subgame.end.return-cards"), EVENTS,
+              forall(o, implies(pre.exists(o) & post.exists(o),
+                                eq(post.owner(o), pre.owner(o))))),
+    Invariant("every.suspended-games-untouched", "While a subgame runs, nothing happens in its "
+              "main games: their objects stay where they are, their counters as they were.",
+              ("subgame.start.suspend-main",), IN_GAME_ACTIONS,
+              forall((o, g), implies(pre.suspended(g) & pre.in_game(o, g), _moves_unchanged(o)))
+              & forall((g, p), implies(pre.suspended(g),
+                                       eq(post.counters(g, p), pre.counters(g, p))))),
+]
+
 # ---- possibility: what the rules must allow (no clause may make an event impossible) ------
 
 ACTIVE = role("active")
