@@ -511,6 +511,10 @@ _POSSIBLE: list[tuple[str, str, tuple[str, ...], str, Term]] = [
      TRUE),
     ("possible.nested-subgame", "A subgame can start inside a subgame.", ("subgame.nesting",),
      START, pre.has_parent(ACTIVE)),
+    ("possible.random-starting-player", "The subgame's starting player can be another player "
+     "than the one whose spell created it: it is chosen at random.",
+     ("subgame.start.starting-player",), START,
+     exists(p, post.starts(SUB, p) & ne(p, controller_of_event()))),
     ("possible.end-subgame", "A subgame can end.", ("subgame.end.result",), END, TRUE),
     ("possible.restart", "A game can be restarted.", ("restart.new-game",), RESTART, TRUE),
     ("possible.restart-subgame", "A subgame can be restarted.", ("restart.subgame",), RESTART,

@@ -136,6 +136,10 @@ class Interpreter:
         via = ctx.event.get("via")
         if via is not None:
             self._object_in(state, via, active, "via")
+            if state.where[via].kind != "stack":
+                raise IllegalEvent(f"start-subgame: {via} is not on the stack of {active.id}; the "
+                                   "spell or ability that creates a subgame is resolving",
+                                   rule="728.1a")
         else:
             via = state.fresh_id("spell")
             name = ctx.event.get("card", "Shahrazad")

@@ -619,7 +619,9 @@ class _Encoder:
         creator = u.const("via", "obj")
         by = u.const("by", "player")
         self.constraints += [creator != u.noobj, self.inside(pre, creator),
-                             pre.get("game", creator) == active, pre.get("plays", active, by)]
+                             pre.get("game", creator) == active,
+                             pre.get("zone", creator) == self.z("stack"),
+                             pre.get("plays", active, by)]
         self.params.update(creator=creator, by=by, controller=by)
         self.bind("main", active)
         return pre

@@ -193,12 +193,14 @@ def _possible(rulebook: Rulebook, ob: Obligation, timeout: float, bound: int) ->
         if found.witness is not None and found.status == Status.PROVED:
             refused = replay_refusal(found.witness, rulebook)
             if refused is None:
-                return Result(ob, Status.FAULT, time.perf_counter() - start,
-                              reason="z3 finds the event impossible, the interpreter allows it",
-                              counterexample=found.witness)
+                if replay(found.witness, rulebook, ob.invariant, expect=True).violated:
+                    return Result(ob, Status.FAULT, time.perf_counter() - start,
+                                  reason="z3 finds it impossible, the interpreter shows it",
+                                  counterexample=found.witness)
+                refused = "the event happens, but no outcome of it makes the condition true"
             scenario = found.witness
-            scenario.title = f"{ob.invariant.id}: the event is impossible"
-            scenario.description = f"{ob.invariant.statement} The interpreter refuses: {refused}"
+            scenario.title = f"{ob.invariant.id}: impossible under this rulebook"
+            scenario.description = f"{ob.invariant.statement} Here: {refused}"
     return Result(ob, Status.REFUTED, time.perf_counter() - start,
                   reason="no situation allows it under this rulebook", counterexample=scenario)
 
