@@ -697,7 +697,7 @@ class Interpreter:
             self._note(ctx, clause, rule, "no new game to take the restarted game's place")
             return
         new = state.games[new_id]
-        old = next((g for g in state.games.values() if g.id == old_id), None)
+        old = state.games.get(old_id)
         created_by = old.created_by if old else None
         new.created_by = created_by
         new.restarted_from = old_id

@@ -13,6 +13,7 @@ invariant speaks of it. Library sizes are: they are counted only in bounded univ
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -585,7 +586,10 @@ class _Encoder:
         active = u.const("active", "game")
         self.constraints += [pre.get("active", active), pre.get("live", active)]
         self.bind("active", active)
-        state: SymState = getattr(self, "e_" + self.event.replace("-", "_"))(pre, active)
+        if self.event in IN_GAME_ACTIONS:
+            state = IN_GAME_ACTIONS[self.event](self, pre, active)
+        else:
+            state = getattr(self, "e_" + self.event.replace("-", "_"))(pre, active)
         for clause in self.rb.on(self.event):
             for index, step in enumerate(clause.steps, start=1):
                 state = self.run_step(state, clause, step, f"{clause.name}#{index}")
@@ -741,13 +745,6 @@ def encode_event(rulebook: Rulebook, event: str, universe: Universe) -> Transiti
 
 
 # ---- the in-game actions, read as the interpreter runs them (not rulebook clauses) -------
-
-IN_GAME = ("move", "create", "counter", "phase", "turn", "leave")
-
-
-def _in_game(encoder: _Encoder, pre: SymState, active: Any) -> SymState:
-    return getattr(encoder, "a_" + encoder.event)(pre, active)  # type: ignore[no-any-return]
-
 
 def _object_in_active(e: _Encoder, s: SymState, x: Any, active: Any) -> Any:
     return z3.And(x != e.u.noobj, e.inside(s, x), s.get("game", x) == active)
@@ -932,6 +929,9 @@ def a_leave(self: _Encoder, pre: SymState, active: Any) -> SymState:
     return state
 
 
-for _action in IN_GAME:
-    setattr(_Encoder, "e_" + _action, _in_game)
-    setattr(_Encoder, "a_" + _action, globals()["a_" + _action])
+# Each in-game action, by event name: a function of the encoder, the pre-state and the
+# active game, returning the state after the action.
+IN_GAME_ACTIONS: dict[str, Callable[[_Encoder, SymState, Any], SymState]] = {
+    "move": a_move, "create": a_create, "counter": a_counter, "phase": a_phase,
+    "turn": a_turn, "leave": a_leave,
+}
