@@ -378,9 +378,35 @@ def _simpler(scenario: Scenario) -> list[Scenario]:
     return out
 
 
+def _without_game(s: Situation, game_id: str) -> Situation | None:
+    """The situation without a suspended game that holds nothing: its subgame hangs under
+    its main game instead (or becomes the outermost game)."""
+    game = s.games[game_id]
+    if game.status == "active" or any(z.game == game_id and s.zones[z] for z in s.zones):
+        return None
+    if game.pending_triggers or game.subgame_results or any(
+            g == game_id and c for (g, _), c in s.player_counters.items()):
+        return None
+    smaller = s.copy()
+    for child in smaller.children(game_id):
+        smaller.games[child].parent = game.parent
+        if game.parent is None:
+            smaller.games[child].created_by = None
+    del smaller.games[game_id]
+    for zone in [z for z in smaller.zones if z.game == game_id]:
+        del smaller.zones[zone]
+    smaller.player_counters = {k: v for k, v in smaller.player_counters.items()
+                               if k[0] != game_id}
+    return smaller
+
+
 def _smaller(scenario: Scenario) -> list[Scenario]:
     out: list[Scenario] = []
     s = scenario.situation
+    for game_id in list(s.games):
+        fewer = _without_game(s, game_id)
+        if fewer is not None:
+            out.append(_variant(scenario, fewer))
     referenced = {v for e in scenario.events for v in e.args.values() if isinstance(v, str)}
     referenced |= {x for e in scenario.events for v in e.args.values() if isinstance(v, list)
                    for x in v}
