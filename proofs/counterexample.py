@@ -68,9 +68,6 @@ class _Reader:
     def true(self, attribute: str, *args: Any) -> bool:
         return bool(z3.is_true(self.pre(attribute, *args)))
 
-    def enum(self, value: Any) -> str:
-        return str(value)
-
     def name(self, sort: str, element: Any, prefix: str) -> str:
         key = str(self.ev(element))
         table = self.names[sort]

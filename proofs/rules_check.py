@@ -20,7 +20,7 @@ from typing import Any
 
 import z3
 
-from invariants.catalog import EVENT, Invariant, structure_terms
+from invariants.catalog import EVENT, Invariant
 from invariants.concrete import Evaluator
 from invariants.lang import Term, exists, forall, implies, obj, post, pre
 from model.errors import IllegalEvent
@@ -31,7 +31,7 @@ from model.scenario import Scenario
 from .counterexample import binding_of, extract
 from .encode import Transition, encode_event
 from .symbolic import TermEncoder, Universe
-from .verify import Obligation, Status, prove
+from .verify import Obligation, Status, event_solver, prove
 
 o = obj("o")
 
@@ -55,15 +55,6 @@ class Finding:
     scenario: Scenario | None = None
 
 
-def _background(universe: Universe, rulebook: Rulebook,
-                event: str) -> tuple[z3.Solver, Transition, TermEncoder]:
-    t = encode_event(rulebook, event, universe)
-    enc = TermEncoder(universe, t.pre, t.post, t.binding)
-    solver = z3.Solver(ctx=universe.ctx)
-    solver.add(*(enc.encode(h) for h in structure_terms(pre)), *t.constraints)
-    return solver, t, enc
-
-
 Condition = Callable[[Transition, TermEncoder], Any]
 
 
@@ -72,8 +63,7 @@ def _witness(rulebook: Rulebook, event: str, condition: Condition, timeout: floa
     """A situation (structure holding) where the event happens with `condition` true: the
     solver's answer, the witness as a scenario, and its replay (or why it was refused)."""
     universe = Universe(bound)
-    solver, t, enc = _background(universe, rulebook, event)
-    solver.set(timeout=int(timeout * 1000))
+    solver, t, enc = event_solver(universe, rulebook, event, timeout)
     solver.add(condition(t, enc))
     answer = str(solver.check())
     if answer != "sat":

@@ -154,6 +154,17 @@ def _reason(solver: z3.Solver) -> str:
     return str(getattr(solver, "reason", None) or solver.reason_unknown())
 
 
+def event_solver(universe: Universe, rulebook: Rulebook, event: str,
+                 timeout: float) -> tuple[z3.Solver, Transition, TermEncoder]:
+    """A solver holding "the structure holds before, and the event happens", with a timeout."""
+    t = encode_event(rulebook, event, universe)
+    enc = TermEncoder(universe, t.pre, t.post, t.binding)
+    solver = z3.Solver(ctx=universe.ctx)
+    solver.set(timeout=max(1, int(timeout * 1000)))
+    solver.add(*(enc.encode(h) for h in structure_terms(pre)), *t.constraints)
+    return solver, t, enc
+
+
 def _possible(rulebook: Rulebook, ob: Obligation, timeout: float, bound: int) -> Result:
     """A possibility: some situation (structure holding) lets the event happen with the
     condition true. Proved with a witness the interpreter replays; refuted with a situation
@@ -162,11 +173,7 @@ def _possible(rulebook: Rulebook, ob: Obligation, timeout: float, bound: int) ->
     notes: list[str] = []
     for size in (bound, None):
         universe = Universe(size)
-        t = encode_event(rulebook, ob.event, universe)
-        enc = TermEncoder(universe, t.pre, t.post, t.binding)
-        solver = z3.Solver(ctx=universe.ctx)
-        solver.set(timeout=max(1, int(timeout * 1000)))
-        solver.add(*(enc.encode(h) for h in structure_terms(pre)), *t.constraints)
+        solver, t, enc = event_solver(universe, rulebook, ob.event, timeout)
         solver.add(enc.encode(ob.invariant.term))
         answer = str(solver.check())
         if answer == "sat":
