@@ -26,8 +26,14 @@ EXIT_BAD_INPUT = 2
 EXIT_UNDECIDED = 3
 
 
-def _rulebook(path: str | None) -> Rulebook:
-    return load_rulebook(path)
+def _rulebook(path: str | None, amendments: tuple[str, ...] = ()) -> Rulebook:
+    """The rulebook at `path` (the official one by default), with amendments applied in order."""
+    from .amendment import load_amendment
+
+    rulebook = load_rulebook(path)
+    for amendment in amendments:
+        rulebook = load_amendment(amendment).apply(rulebook)
+    return rulebook
 
 
 def _run(scenario: Scenario, rulebook: Rulebook, seed: int | None, edition: str | None,
@@ -168,12 +174,9 @@ def verify(rulebook_path: str | None, amendments: tuple[str, ...], fmt: str,
     from invariants.catalog import CATALOG
 
     from . import verify_report
-    from .amendment import load_amendment
     from .verify import verify as run_verify
 
-    rulebook = _rulebook(rulebook_path)
-    for path in amendments:
-        rulebook = load_amendment(path).apply(rulebook)
+    rulebook = _rulebook(rulebook_path, amendments)
     known = {inv.id for inv in CATALOG}
     for name in only:
         if name not in known:
@@ -250,12 +253,9 @@ def check_rules_command(rulebook_path: str | None, amendments: tuple[str, ...], 
     destination. Each finding comes with a scenario. Exit 0 none, 1 findings, 3 unknown."""
     from model.scenario import dump_scenario, scenario_data
 
-    from .amendment import load_amendment
     from .rules_check import check_rules
 
-    rulebook = _rulebook(rulebook_path)
-    for path in amendments:
-        rulebook = load_amendment(path).apply(rulebook)
+    rulebook = _rulebook(rulebook_path, amendments)
     found = check_rules(rulebook, timeout=timeout)
     if fmt == "json":
         click.echo(json.dumps({"schema": "shahrazad.check-rules/1", "checks": [
