@@ -16,11 +16,11 @@ import argparse
 import statistics
 import time
 
-from model.choices import SeededChooser
-from model.events import Event
-from model.interpreter import Interpreter
-from model.objects import GameObject, ZoneRef
-from model.state import Game, Situation
+from shahrazad.model.choices import SeededChooser
+from shahrazad.model.events import Event
+from shahrazad.model.interpreter import Interpreter
+from shahrazad.model.objects import GameObject, ZoneRef
+from shahrazad.model.state import Game, Situation
 
 PLAYERS = ["Ann", "Bob", "Cat", "Dan"]
 

@@ -60,7 +60,7 @@ def main() -> None:
     print("\n## Counterexamples for the example amendments, cold process")
     print("| amendment | median s | refuted |")
     print("| --- | --- | --- |")
-    from proofs.amendment import load_amendment
+    from shahrazad.proofs.amendment import load_amendment
 
     for path in sorted(glob.glob(str(ROOT / "examples/amendments/*.toml"))):
         breaks = load_amendment(path).breaks
@@ -76,8 +76,8 @@ def main() -> None:
     print("\n## Explicit-state search against the proof")
     print("| players | cards | games deep | situations | transitions | checks | seconds |")
     print("| --- | --- | --- | --- | --- | --- | --- |")
-    from model.rulebook import official
-    from proofs.explicit import search
+    from shahrazad.model.rulebook import official
+    from shahrazad.proofs.explicit import search
 
     for triple in args.explicit.split(";"):
         players, cards, depth = (int(x) for x in triple.split(","))

@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from model.objects import NONCARD_ZONES
+from shahrazad.model.objects import NONCARD_ZONES
 
 from .lang import (
     TRUE,

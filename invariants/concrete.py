@@ -13,8 +13,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from model.objects import DECK_OF
-from model.state import Situation
+from shahrazad.model.objects import DECK_OF
+from shahrazad.model.state import Situation
 
 from .lang import Term
 
@@ -113,7 +113,7 @@ def _game_value(state: Situation, attribute: str, g: str, extra: str | None) -> 
     if attribute == "counters":
         return sum(state.player_counters.get((g, str(extra)), {}).values())
     if attribute == "library_size":
-        from model.objects import ZoneRef
+        from shahrazad.model.objects import ZoneRef
 
         return len(state.zones.get(ZoneRef(g, "library", extra), []))
     if attribute == "depth":

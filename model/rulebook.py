@@ -202,7 +202,7 @@ def parse_rulebook(text: str, *, file: str) -> Rulebook:
 def load_rulebook(path: str | Path | None = None) -> Rulebook:
     """The rulebook at `path`, or the official one shipped in the package."""
     if path is None:
-        text = resources.files("model").joinpath(OFFICIAL_NAME).read_text(encoding="utf-8")
+        text = resources.files(__package__).joinpath(OFFICIAL_NAME).read_text(encoding="utf-8")
         return parse_rulebook(text, file=OFFICIAL_NAME)
     return parse_rulebook(read_text(path), file=str(path))
 

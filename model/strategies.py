@@ -2,7 +2,7 @@
 
 Every situation these strategies make is written as scenario data (the documented format of
 `docs/scenario-format.md`) and read back with `model.scenario.parse_scenario`, so it is
-exactly what a scenario file can say, and `model.wellformed.problems` finds nothing wrong
+exactly what a scenario file can say, and `shahrazad.invariants.structure.problems` finds nothing wrong
 with it. What they make:
 
 * `scenario_tables(...)`: scenario data (plain dicts and lists, ready for `tomli_w` or
@@ -301,7 +301,7 @@ def _read(data: dict[str, Any]) -> Situation:
 
 def situations(max_players: int = 4, max_cards: int = 12, max_depth: int = 3,
                variants: bool = True) -> st.SearchStrategy[Situation]:
-    """Valid situations (`model.wellformed.problems` is empty), read from `scenario_tables`."""
+    """Valid situations (`shahrazad.invariants.structure.problems` is empty), read from `scenario_tables`."""
     return scenario_tables(max_players, max_cards, max_depth, variants).map(_read)
 
 

@@ -1,6 +1,11 @@
-"""Verification and reporting: the command-line interface, reports, and (next) the z3 proofs.
+"""The prover: the rulebook's steps and the catalog's terms read as z3 constraints.
 
-This issue's part is the CLI (`cli`) and the text and JSON reports (`report`) of the
-reference model. The SMT encoding of the rulebook's steps, proof obligations, counterexample
-extraction and amendment checking belong here too and are not written yet.
+`symbolic` holds symbolic situations and reads catalog terms in z3; `encode` turns each
+event's clauses into a transition relation; `verify` makes and decides the proof
+obligations (proved, refuted, unknown); `counterexample` extracts, replays and minimises
+witnesses; `agreement` tests the two readings against each other; `amendment`,
+`protection`, `rules_check` and `references` check changes to the rules and the rules
+themselves; `explicit` is the plain explicit-state search the proofs are measured against.
+The command line and the report writers sit above this package (`shahrazad.cli`,
+`shahrazad.report`) and are never imported by it.
 """

@@ -14,9 +14,8 @@ from dataclasses import dataclass
 from typing import Any
 
 import z3
-
-from invariants.catalog import CATALOG, Invariant
-from invariants.concrete import (
+from shahrazad.invariants.catalog import CATALOG, Invariant
+from shahrazad.invariants.concrete import (
     NOBODY,
     NOGAME,
     NOOBJ,
@@ -26,12 +25,12 @@ from invariants.concrete import (
     _game_value,
     _object_value,
 )
-from invariants.lang import ATTRIBUTES
-from model.events import Event
-from model.interpreter import DEFAULT_ZONE, Interpreter, _in_range
-from model.objects import GameObject, ZoneRef, parse_zone
-from model.rulebook import Rulebook
-from model.state import Situation
+from shahrazad.invariants.lang import ATTRIBUTES
+from shahrazad.model.events import Event
+from shahrazad.model.interpreter import DEFAULT_ZONE, Interpreter, _in_range
+from shahrazad.model.objects import GameObject, ZoneRef, parse_zone
+from shahrazad.model.rulebook import Rulebook
+from shahrazad.model.state import Situation
 
 from .counterexample import binding_of
 from .encode import encode_event
@@ -257,7 +256,7 @@ def exhaustive(rulebook: Rulebook, players: int, cards: int, depth: int,
     the disagreements."""
     from concurrent.futures import ProcessPoolExecutor
 
-    from model.errors import IllegalEvent
+    from shahrazad.model.errors import IllegalEvent
 
     from .explicit import events, situations
 

@@ -32,9 +32,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from model.errors import InputError
-from model.inputs import parse_toml, read_text
-from model.rulebook import Rulebook, _clause_lines, parse_clause
+from shahrazad.model.errors import InputError
+from shahrazad.model.inputs import parse_toml, read_text
+from shahrazad.model.rulebook import Rulebook, _clause_lines, parse_clause
 
 
 @dataclass

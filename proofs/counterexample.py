@@ -16,18 +16,17 @@ from dataclasses import dataclass
 from typing import Any
 
 import z3
-
-from invariants.catalog import Invariant
-from invariants.concrete import Binding, Evaluator
-from model.choices import enumerate_outcomes
-from model.errors import IllegalEvent
-from model.events import Event
-from model.interpreter import Interpreter, Outcome
-from model.objects import DECK_OF, GameObject, ZoneRef
-from model.rulebook import Rulebook
-from model.scenario import Scenario
-from model.state import Game, Situation, Trigger
-from model.wellformed import catalog_problems
+from shahrazad.invariants.catalog import Invariant
+from shahrazad.invariants.concrete import Binding, Evaluator
+from shahrazad.invariants.structure import catalog_problems
+from shahrazad.model.choices import enumerate_outcomes
+from shahrazad.model.errors import IllegalEvent
+from shahrazad.model.events import Event
+from shahrazad.model.interpreter import Interpreter, Outcome
+from shahrazad.model.objects import DECK_OF, GameObject, ZoneRef
+from shahrazad.model.rulebook import Rulebook
+from shahrazad.model.scenario import Scenario
+from shahrazad.model.state import Game, Situation, Trigger
 
 from .encode import Transition
 from .symbolic import Universe

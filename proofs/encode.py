@@ -18,10 +18,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import z3
-
-from model.language import Clause, Destination, Selector, Step
-from model.objects import NONCARD_ZONES, PLAYER_ZONES
-from model.rulebook import Rulebook
+from shahrazad.model.language import Clause, Destination, Selector, Step
+from shahrazad.model.objects import NONCARD_ZONES, PLAYER_ZONES
+from shahrazad.model.rulebook import Rulebook
 
 from .symbolic import SymBinding, SymState, Universe
 

@@ -14,14 +14,14 @@ import itertools
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from invariants.catalog import CATALOG, STRUCTURE, Invariant
-from invariants.concrete import Binding, Evaluator
-from model.errors import IllegalEvent
-from model.events import Event
-from model.interpreter import Interpreter
-from model.objects import GameObject, ZoneRef
-from model.rulebook import Rulebook
-from model.state import Game, Situation
+from shahrazad.invariants.catalog import CATALOG, STRUCTURE, Invariant
+from shahrazad.invariants.concrete import Binding, Evaluator
+from shahrazad.model.errors import IllegalEvent
+from shahrazad.model.events import Event
+from shahrazad.model.interpreter import Interpreter
+from shahrazad.model.objects import GameObject, ZoneRef
+from shahrazad.model.rulebook import Rulebook
+from shahrazad.model.state import Game, Situation
 
 from .counterexample import binding_of
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 
-from model.rulebook import Rulebook
+from shahrazad.model.rulebook import Rulebook
 
 from .verify import Obligation, Status, obligations, prove
 

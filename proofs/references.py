@@ -19,7 +19,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from model.inputs import read_text
+from shahrazad.model.inputs import read_text
 
 # How each language names a rule, a subgame and a restart.
 RULE_WORDS = r"(?:rules?|regol[ae]|règles?)"

@@ -19,14 +19,13 @@ from dataclasses import dataclass
 from typing import Any
 
 import z3
-
-from invariants.catalog import EVENT, Invariant
-from invariants.concrete import Evaluator
-from invariants.lang import Term, exists, forall, implies, obj, post, pre
-from model.errors import IllegalEvent
-from model.interpreter import Interpreter, Outcome
-from model.rulebook import Rulebook
-from model.scenario import Scenario
+from shahrazad.invariants.catalog import EVENT, Invariant
+from shahrazad.invariants.concrete import Evaluator
+from shahrazad.invariants.lang import Term, exists, forall, implies, obj, post, pre
+from shahrazad.model.errors import IllegalEvent
+from shahrazad.model.interpreter import Interpreter, Outcome
+from shahrazad.model.rulebook import Rulebook
+from shahrazad.model.scenario import Scenario
 
 from .counterexample import binding_of, extract
 from .encode import Transition, encode_event

@@ -17,8 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import z3
-
-from invariants.lang import ATTRIBUTES, ENUMS, Term
+from shahrazad.invariants.lang import ATTRIBUTES, ENUMS, Term
 
 SORT_OF_DOMAIN = ("obj", "player", "game")
 

@@ -18,11 +18,10 @@ from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 
 import z3
-
-from invariants.catalog import CATALOG, EVENTS, Invariant, structure_terms
-from invariants.lang import ATTRIBUTES, Term, pre
-from model.rulebook import Rulebook, official
-from model.scenario import Scenario
+from shahrazad.invariants.catalog import CATALOG, EVENTS, Invariant, structure_terms
+from shahrazad.invariants.lang import ATTRIBUTES, Term, pre
+from shahrazad.model.rulebook import Rulebook, official
+from shahrazad.model.scenario import Scenario
 
 from .counterexample import Replay, extract, minimise, replay, replay_refusal
 from .encode import Transition, encode_event

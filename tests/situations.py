@@ -10,14 +10,13 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 import tomli_w
-
-from model.choices import Chooser
-from model.events import Event
-from model.interpreter import Interpreter, Outcome
-from model.objects import parse_zone
-from model.rulebook import Rulebook, official
-from model.scenario import parse_scenario
-from model.state import Game, Situation
+from shahrazad.model.choices import Chooser
+from shahrazad.model.events import Event
+from shahrazad.model.interpreter import Interpreter, Outcome
+from shahrazad.model.objects import parse_zone
+from shahrazad.model.rulebook import Rulebook, official
+from shahrazad.model.scenario import parse_scenario
+from shahrazad.model.state import Game, Situation
 
 
 def _keys(kw: dict[str, Any]) -> dict[str, Any]:

@@ -22,11 +22,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 import pytest
+from shahrazad.model.choices import enumerate_outcomes
+from shahrazad.model.errors import IllegalEvent
+from shahrazad.model.interpreter import Interpreter
+from shahrazad.model.rulebook import Rulebook, official
 
-from model.choices import enumerate_outcomes
-from model.errors import IllegalEvent
-from model.interpreter import Interpreter
-from model.rulebook import Rulebook, official
 from tests.situations import (
     active,
     at,

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from proofs.cli import main
+from shahrazad.cli import main
 
 SCENARIO = """\
 title = "Shahrazad, a Living Wish, and the end of the subgame"

@@ -10,12 +10,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
-from model.errors import IllegalEvent
-from model.events import Event
-from model.interpreter import Interpreter, Outcome
-from model.rulebook import Rulebook, official
-from model.scenario import Scenario, dump_scenario, load_scenario, parse_scenario, situation_data
+from shahrazad.model.errors import IllegalEvent
+from shahrazad.model.events import Event
+from shahrazad.model.interpreter import Interpreter, Outcome
+from shahrazad.model.rulebook import Rulebook, official
+from shahrazad.model.scenario import Scenario, dump_scenario, load_scenario, parse_scenario, situation_data
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 FILES = sorted(EXAMPLES.glob("*.toml"))

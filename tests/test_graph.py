@@ -4,9 +4,8 @@
 from __future__ import annotations
 
 import networkx as nx
-
-from model.graph import game_tree, situation_graph, tree_faults
-from model.scenario import parse_scenario
+from shahrazad.model.graph import game_tree, situation_graph, tree_faults
+from shahrazad.model.scenario import parse_scenario
 
 NESTED = """
 players = ["Ann", "Bob"]

@@ -11,19 +11,19 @@ import os
 from pathlib import Path
 
 import pytest
+from shahrazad.invariants.catalog import CATALOG, by_id
+from shahrazad.model.errors import IllegalEvent, InputError
+from shahrazad.model.interpreter import Interpreter
+from shahrazad.model.rulebook import official
+from shahrazad.model.scenario import dump_scenario, load_scenario, parse_scenario
+from shahrazad.proofs import verify as verify_module
+from shahrazad.proofs.agreement import check
+from shahrazad.proofs.amendment import load_amendment, parse_amendment
+from shahrazad.proofs.counterexample import replay
+from shahrazad.proofs.protection import protection
+from shahrazad.proofs.verify import Obligation, Status, prove, verify
 
-from invariants.catalog import CATALOG, by_id
-from model.errors import IllegalEvent, InputError
-from model.interpreter import Interpreter
-from model.rulebook import official
-from model.scenario import dump_scenario, load_scenario, parse_scenario
-from proofs import verify as verify_module
-from proofs.agreement import check
-from proofs.amendment import load_amendment, parse_amendment
-from proofs.cli import main
-from proofs.counterexample import replay
-from proofs.protection import protection
-from proofs.verify import Obligation, Status, prove, verify
+from shahrazad.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
 AMENDMENTS = sorted(glob.glob(str(ROOT / "examples" / "amendments" / "*.toml")))
@@ -233,7 +233,7 @@ def test_bad_amendment_names_file_and_line(tmp_path: Path,
 def test_explicit_search_agrees_with_the_proofs() -> None:
     """Every small situation: the official rules keep every invariant, and an amendment the
     proofs refute is refuted by the explicit search too."""
-    from proofs.explicit import search
+    from shahrazad.proofs.explicit import search
 
     stats, found = search(official(), players=2, cards=1, depth=2)
     assert stats.transitions > 400 and found == []
@@ -245,7 +245,7 @@ def test_explicit_search_agrees_with_the_proofs() -> None:
 def test_rules_checks_on_the_official_rules() -> None:
     """No dead clause, no vacuous invariant; one finding: a card without a destination at
     the end of a subgame (docs/findings.md), with a scenario where the card ceases."""
-    from proofs.rules_check import check_rules
+    from shahrazad.proofs.rules_check import check_rules
 
     found = check_rules(official())
     assert {(f.check, f.subject) for f in found if f.status != "ok"} == {
@@ -261,7 +261,7 @@ def test_rules_checks_on_the_official_rules() -> None:
 
 
 def test_a_removed_clause_can_make_an_invariant_vacuous_or_a_clause_dead() -> None:
-    from proofs.rules_check import dead_clauses
+    from shahrazad.proofs.rules_check import dead_clauses
 
     # Without 728.2 no subgame is ever created, so no start-subgame clause can act.
     found = dead_clauses(official().remove("subgame.start.new-game"))
@@ -271,8 +271,7 @@ def test_a_removed_clause_can_make_an_invariant_vacuous_or_a_clause_dead() -> No
 
 from hypothesis import HealthCheck, assume, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
-
-from model import strategies  # noqa: E402
+from shahrazad.model import strategies  # noqa: E402
 
 RULE_EVENTS = ("start-subgame", "end-subgame", "restart", "bring-in", "affect", "move", "create",
                "counter", "phase", "turn", "leave")
@@ -313,7 +312,7 @@ def test_counterexamples_are_written_with_pictures(tmp_path: Path,
 def test_the_two_readings_agree_on_every_small_situation(players: int, cards: int,
                                                          depth: int) -> None:
     """Exhaustively: every situation of this size, every event it allows."""
-    from proofs.agreement import exhaustive
+    from shahrazad.proofs.agreement import exhaustive
 
     compared, found = exhaustive(official(), players, cards, depth, jobs=JOBS)
     assert compared > 50

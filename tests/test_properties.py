@@ -1,7 +1,7 @@
 """Property tests: the structure invariants hold after every event, on random situations.
 
 For random valid situations (`model.strategies`) and random runs of events, after every
-event: `model.wellformed.problems` finds nothing; the cards and their owners are the same
+event: `shahrazad.invariants.structure.problems` finds nothing; the cards and their owners are the same
 (CR 108.3, 726.2, 728.5), except the cards that CR 728.5's literal wording leaves without
 a destination at the end of a subgame (see `stranded_at_end` and the explicit findings at
 the end of this file); an event refused with `IllegalEvent` leaves its input unchanged; and
@@ -23,15 +23,14 @@ from hypothesis.stateful import (
     precondition,
     rule,
 )
-
-from model.choices import SeededChooser
-from model.errors import IllegalEvent
-from model.events import Event
-from model.interpreter import Interpreter
-from model.scenario import Scenario, dump_scenario, parse_scenario, situation_data
-from model.state import Situation
-from model.strategies import event_sequences, events, scenario_tables, scenarios, situations
-from model.wellformed import card_census, problems
+from shahrazad.invariants.structure import card_census, problems
+from shahrazad.model.choices import SeededChooser
+from shahrazad.model.errors import IllegalEvent
+from shahrazad.model.events import Event
+from shahrazad.model.interpreter import Interpreter
+from shahrazad.model.scenario import Scenario, dump_scenario, parse_scenario, situation_data
+from shahrazad.model.state import Situation
+from shahrazad.model.strategies import event_sequences, events, scenario_tables, scenarios, situations
 
 FAST = settings(max_examples=60, deadline=None,
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
@@ -252,7 +251,7 @@ def test_problems_finds_faults(damage: object, words: str) -> None:
 
 
 def test_problems_finds_dead_zone_and_outside_token() -> None:
-    from model.objects import ZoneRef
+    from shahrazad.model.objects import ZoneRef
 
     s = _base()
     del s.games["sub"]
@@ -485,7 +484,7 @@ at = "sub/hand/Ann"
 
 
 def test_waiting_trigger_ids_do_not_clash_with_objects() -> None:
-    from model.errors import InputError
+    from shahrazad.model.errors import InputError
 
     try:
         s = parse_scenario(TRIGGER_NAMED_LIKE_A_CARD, file="trigger.toml").situation

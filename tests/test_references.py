@@ -5,8 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
-from proofs.references import check_references
+from shahrazad.proofs.references import check_references
 
 SHARED = Path(__file__).resolve().parent.parent.parent / "shared" / "rules"
 

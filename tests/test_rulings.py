@@ -10,11 +10,11 @@ from __future__ import annotations
 from itertools import permutations
 
 import pytest
+from shahrazad.model.choices import enumerate_outcomes
+from shahrazad.model.errors import IllegalEvent
+from shahrazad.model.interpreter import Interpreter
+from shahrazad.model.rulebook import official
 
-from model.choices import enumerate_outcomes
-from model.errors import IllegalEvent
-from model.interpreter import Interpreter
-from model.rulebook import official
 from tests.situations import (
     active,
     at,
@@ -539,7 +539,7 @@ def test_bringing_in_a_card_of_an_unrelated_place_is_illegal():
 def test_findings_reproduce() -> None:
     import pathlib
 
-    from model.scenario import load_scenario
+    from shahrazad.model.scenario import load_scenario
 
     root = pathlib.Path(__file__).resolve().parent.parent / "examples" / "findings"
     lost = {}

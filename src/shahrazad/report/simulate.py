@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from model.events import Event
-from model.objects import ZoneRef
-from model.scenario import situation_data
-from model.state import Situation
-from model.trace import TraceStep
+from shahrazad.model.events import Event
+from shahrazad.model.objects import ZoneRef
+from shahrazad.model.scenario import situation_data
+from shahrazad.model.state import Situation
+from shahrazad.model.trace import TraceStep
 
 SIMULATE_SCHEMA = "shahrazad.simulate/1"
 

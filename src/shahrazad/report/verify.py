@@ -13,10 +13,10 @@ from pathlib import Path
 from typing import Any
 from xml.etree import ElementTree as ET
 
-from model.scenario import dump_scenario, scenario_data
+from shahrazad.model.scenario import dump_scenario, scenario_data
+from shahrazad.proofs.verify import Result, Status
 
-from .report import situation_text
-from .verify import Result, Status
+from .simulate import situation_text
 
 VERIFY_SCHEMA = "shahrazad.verify/1"
 
@@ -61,8 +61,8 @@ def explain(result: Result) -> list[str]:
 
 def write_explanations(results: list[Result], folder: Path) -> list[Path]:
     """For each counterexample: the scenario, and pictures before and after the event."""
-    from model.graph import render, to_dot
-    from model.scenario import write_scenario
+    from shahrazad.model.graph import render, to_dot
+    from shahrazad.model.scenario import write_scenario
 
     written: list[Path] = []
     folder.mkdir(parents=True, exist_ok=True)

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from .objects import (
+from shahrazad.model.objects import (
     CARD_TYPES,
     DECK_OF,
     NONCARD_ZONES,
@@ -36,7 +36,10 @@ from .objects import (
     TRADITIONAL,
     ZoneRef,
 )
-from .state import Situation
+from shahrazad.model.state import Situation
+
+from .catalog import STRUCTURE
+from .concrete import Binding, Evaluator
 
 __all__ = ["card_census", "is_wellformed", "problems"]
 
@@ -70,9 +73,6 @@ def problems(situation: Situation) -> list[str]:
 
 def catalog_problems(situation: Situation) -> list[str]:
     """The catalog's structure invariants (invariants/catalog.py) that the situation breaks."""
-    from invariants.catalog import STRUCTURE
-    from invariants.concrete import Binding, Evaluator
-
     evaluator = Evaluator(situation, situation, Binding())
     return [f"{inv.id}: {inv.statement} (catalog; clauses {', '.join(inv.clauses)})"
             for inv in STRUCTURE if not evaluator.holds(inv.term)]

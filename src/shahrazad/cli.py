@@ -14,13 +14,13 @@ from typing import Any
 
 import click
 
-from model.choices import SeededChooser, enumerate_outcomes
-from model.errors import IllegalEvent, InputError, ShahrazadError
-from model.interpreter import Interpreter
-from model.rulebook import Rulebook, load_rulebook
-from model.scenario import Scenario, load_scenario, situation_data
+from shahrazad.model.choices import SeededChooser, enumerate_outcomes
+from shahrazad.model.errors import IllegalEvent, InputError, ShahrazadError
+from shahrazad.model.interpreter import Interpreter
+from shahrazad.model.rulebook import Rulebook, load_rulebook
+from shahrazad.model.scenario import Scenario, load_scenario, situation_data
 
-from . import report
+from .report import simulate as report
 
 EXIT_BAD_INPUT = 2
 EXIT_UNDECIDED = 3
@@ -28,7 +28,7 @@ EXIT_UNDECIDED = 3
 
 def _rulebook(path: str | None, amendments: tuple[str, ...] = ()) -> Rulebook:
     """The rulebook at `path` (the official one by default), with amendments applied in order."""
-    from .amendment import load_amendment
+    from shahrazad.proofs.amendment import load_amendment
 
     rulebook = load_rulebook(path)
     for amendment in amendments:
@@ -53,8 +53,21 @@ def _run(scenario: Scenario, rulebook: Rulebook, seed: int | None, edition: str 
     return interpreter, (state, trace)
 
 
+def _print_version(ctx: click.Context, _param: click.Parameter, value: bool) -> None:
+    """`--version`: this package's version and the z3 it proves with."""
+    if not value or ctx.resilient_parsing:
+        return
+    import z3
+
+    from . import __version__
+
+    click.echo(f"shahrazad, version {__version__} (z3 {z3.get_version_string()})")
+    ctx.exit()
+
+
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(package_name="shahrazad")
+@click.option("--version", is_flag=True, expose_value=False, is_eager=True,
+              callback=_print_version, help="Show the version of shahrazad and of z3, and exit.")
 def cli() -> None:
     """shahrazad: the Magic subgame (CR 728) and restart (CR 726) rules, executable."""
 
@@ -129,7 +142,7 @@ def _edition(rulebook: Rulebook, edition: str | None) -> str:
 def graph(scenario: str, after: int | None, fmt: str, output: str | None, seed: int | None,
           rulebook_path: str | None) -> None:
     """Draw the game tree, its zones and where each card is."""
-    from model.graph import render, to_dot
+    from shahrazad.model.graph import render, to_dot
 
     rulebook = _rulebook(rulebook_path)
     sc = load_scenario(scenario)
@@ -171,10 +184,10 @@ def verify(rulebook_path: str | None, amendments: tuple[str, ...], fmt: str,
            jobs: int | None, explain_dir: str | None) -> None:
     """Prove every invariant of the catalog at every event, for any number of cards,
     players and nested games. Exit 0 all proved, 1 refuted, 3 unknown."""
-    from invariants.catalog import CATALOG
+    from shahrazad.invariants.catalog import CATALOG
+    from shahrazad.proofs.verify import verify as run_verify
 
-    from . import verify_report
-    from .verify import verify as run_verify
+    from .report import verify as verify_report
 
     rulebook = _rulebook(rulebook_path, amendments)
     known = {inv.id for inv in CATALOG}
@@ -221,7 +234,7 @@ def verify(rulebook_path: str | None, amendments: tuple[str, ...], fmt: str,
 def protection(rulebook_path: str | None, fmt: str, timeout: float, jobs: int | None) -> None:
     """Remove each clause in turn: which invariant breaks? A clause whose removal breaks
     nothing is a gap of the catalog. Exit 0 when every clause is protected, 1 otherwise."""
-    from .protection import protection as run
+    from shahrazad.proofs.protection import protection as run
 
     rulebook = _rulebook(rulebook_path)
     found = run(rulebook, timeout=timeout, jobs=jobs or os.cpu_count() or 1)
@@ -251,9 +264,8 @@ def check_rules_command(rulebook_path: str | None, amendments: tuple[str, ...], 
                         timeout: float) -> None:
     """Checks on the rules themselves: dead clauses, vacuous invariants, cards without a
     destination. Each finding comes with a scenario. Exit 0 none, 1 findings, 3 unknown."""
-    from model.scenario import dump_scenario, scenario_data
-
-    from .rules_check import check_rules
+    from shahrazad.model.scenario import dump_scenario, scenario_data
+    from shahrazad.proofs.rules_check import check_rules
 
     rulebook = _rulebook(rulebook_path, amendments)
     found = check_rules(rulebook, timeout=timeout)
@@ -284,7 +296,7 @@ def check_rules_command(rulebook_path: str | None, amendments: tuple[str, ...], 
 def check_references_command(paths: tuple[str, ...], fmt: str) -> None:
     """Cross-references in rule texts (files or folders of .txt): each must point to a rule
     that exists, the right one, with the right title. Exit 0 none wrong, 1 otherwise."""
-    from .references import check_references
+    from shahrazad.proofs.references import check_references
 
     found = check_references(list(paths))
     if fmt == "json":
@@ -310,12 +322,12 @@ def amend(amendment: str, rulebook_path: str | None, fmt: str, timeout: float,
           jobs: int | None) -> None:
     """What an amendment changes: the invariants it breaks and repairs, the events it makes
     impossible, each with a replayed scenario. Exit 1 if it breaks anything."""
-    from model.scenario import scenario_data
+    from shahrazad.model.scenario import scenario_data
+    from shahrazad.proofs.amendment import load_amendment
+    from shahrazad.proofs.verify import Status
+    from shahrazad.proofs.verify import verify as run_verify
 
-    from .amendment import load_amendment
-    from .verify import Status
-    from .verify import verify as run_verify
-    from .verify_report import explain
+    from .report.verify import explain
 
     base = _rulebook(rulebook_path)
     loaded = load_amendment(amendment)
@@ -363,7 +375,7 @@ def amend(amendment: str, rulebook_path: str | None, fmt: str, timeout: float,
               show_default=True)
 def invariants(fmt: str) -> None:
     """List the invariant catalog: id, statement, clauses, events, and the formula."""
-    from invariants.catalog import CATALOG
+    from shahrazad.invariants.catalog import CATALOG
 
     if fmt == "markdown":
         click.echo(_invariants_markdown(CATALOG), nl=False)
