@@ -73,6 +73,7 @@ class Invariant:
     events: tuple[str, ...]
     term: Term
     kind: str = "event"
+    rules: tuple[str, ...] = ()  # the CR rules, beyond the clauses, that state it (structure)
 
     @property
     def bounded(self) -> bool:
@@ -241,8 +242,38 @@ def structure_terms(s: State) -> list[Term]:
     return [t for _, _, _, t in _structure(s)]
 
 
+# The rules of the CR that each structure invariant states, beside the rulebook's clauses
+# that keep it: a structural fault cites the rule that makes the situation impossible.
+STRUCTURE_RULES: dict[str, tuple[str, ...]] = {
+    "structure.one-active-game": ("728.1a",),
+    "structure.status": ("728.1a", "726.1"),
+    "structure.main-games-live": ("728.1a", "728.6"),
+    "structure.one-outermost-game": ("728.1a", "728.6"),
+    "structure.chain": ("728.1a", "728.6"),
+    "structure.active-is-deepest": ("728.1a",),
+    "structure.objects-in-live-games": ("400.1", "728.5", "726.1"),
+    "structure.only-cards-outside": ("400.11", "111.7", "704.5d"),
+    "structure.objects-stay-in-their-game": ("728.1b", "728.5", "726.1"),
+    "structure.noncard-zones": ("111.7", "114.1", "704.5d", "704.5e"),
+    "structure.games-have-players": ("102.1", "728.2"),
+    "structure.controllers-play": ("108.4", "110.2"),
+    "structure.effects-in-own-game": ("728.1b",),
+    "structure.player-zones": ("400.1",),
+    "structure.owners-play": ("108.3", "728.4"),
+    "structure.subgame-players": ("728.1a", "728.4"),
+    "structure.no-nontraditional-in-library": ("108.2a",),
+    "structure.owners-zones": ("400.3",),
+    "structure.card-types": ("108.2a", "109.1"),
+    "structure.decks": ("100.2d", "108.2a", "903.3"),
+    "structure.counters-in-live-games": ("122.1", "728.4b"),
+    "structure.real-owners": ("108.3", "108.4"),
+    "structure.waiting-triggers": ("728.4a", "603.10a"),
+    "structure.creators": ("728.1a",),
+}
+
 STRUCTURE: list[Invariant] = [
-    Invariant(i, st, cl, EVENTS, t, "structure") for i, st, cl, t in _structure(post)
+    Invariant(i, st, cl, EVENTS, t, "structure", STRUCTURE_RULES.get(i, ()))
+    for i, st, cl, t in _structure(post)
 ]
 
 

@@ -1,24 +1,33 @@
-"""Structural well-formedness of a concrete situation: the "Structure" invariants, checked.
+"""The structure of a concrete situation, stated once: the catalog's structure invariants,
+read on explicit situations, behind the few representation checks they take for granted.
 
-`problems(situation)` lists every structural fault of a situation, one line each, with the
-rule of the Comprehensive Rules (CR) that the fault goes against. An empty list means:
+`problems(situation)` lists every structural fault of a situation, one line each. It reads
+the situation in two layers:
 
-* every object is in exactly one zone: the `where` index and the zones' contents agree, no
-  object is listed twice and every listed id is an object (CR 109.1, 400.1);
-* every zone belongs to a live game, or is a player's "outside the game" (CR 400.11, 728.5,
-  726.1); a player's library, hand, graveyard and supplementary decks belong to a player of
-  their game (CR 400.1), and cards there are that player's own (CR 400.3);
-* the live games form one chain under one outermost game (only the active game can start a
-  subgame, CR 728.1a, 728.6): parents exist, no cycle, exactly one game is "active" and it
-  is the deepest, every ancestor is "suspended";
-* tokens, copies, emblems, abilities and effects are in the game that made them and never
-  outside any game (CR 728.1b, 728.5, 726.1, 111.7);
-* no nontraditional card is in a library (CR 108.2a); a phased-out object is a permanent on
-  the battlefield (CR 702.26b); every owner is a player (CR 108.3);
-* players' counters are kept only for live games and for players of them (CR 728.4b).
+* **representation** (what a term of the catalog cannot say, because the terms read the
+  situation through it): the `where` index and the zones' contents agree, no object is
+  listed twice and every listed id is an object (CR 109.1, 400.1); ids are filed under
+  themselves; kinds, card types and zone kinds are known ones; zone records name a live
+  game and players of it (CR 400.1, 400.11); main-game links name live games and form no
+  cycle (CR 728.6); a player is named once (CR 102.1); counts of counters are positive
+  numbers (CR 122.1). A few rules that the catalog does not state yet are checked here too,
+  each with its CR number: a phased-out object is on the battlefield (CR 702.26b), a card
+  outside the game is among its owner's cards (CR 400.11), only cards are commanders
+  (CR 903.3), a player has counters only in a game they play or left (CR 122.1, 728.4b).
+* **structure** (`catalog_problems`): every structure invariant of the catalog
+  (`invariants.catalog.STRUCTURE`), the very terms the prover assumes before an event and
+  proves after it, with the values that break it. One game active, the others suspended
+  in a chain; zones of live games only; tokens, copies, emblems, abilities and effects in
+  their own game; cards in their owners' zones (CR 400.3); no nontraditional card in a
+  library (CR 108.2a); supplementary decks; counters; and the rest.
 
-`card_census(situation)` maps every card to its owner: two censuses are equal exactly when
-no card was lost, none was created and no owner changed (CR 108.3, 726.2, 728.5).
+The catalog is read only on a situation whose representation is sound (its terms assume
+it). `card_census(situation)` maps every card to its owner: two censuses are equal exactly
+when no card was lost, none was created and no owner changed (CR 108.3, 726.2, 728.5).
+
+The scenario reader and the interpreter live below this package; they take this check as
+a parameter (`model.scenario.parse_scenario(..., check=problems)`), so that the structure
+is stated here once and the model never imports its catalog.
 """
 
 from __future__ import annotations
@@ -27,21 +36,19 @@ from collections import Counter
 
 from shahrazad.model.objects import (
     CARD_TYPES,
-    DECK_OF,
-    NONCARD_ZONES,
     OBJECT_KINDS,
     PLAYER_ZONES,
     SHARED_ZONES,
     SUPPLEMENTARY_DECKS,
-    TRADITIONAL,
     ZoneRef,
 )
 from shahrazad.model.state import Situation
 
 from .catalog import STRUCTURE
 from .concrete import Binding, Evaluator
+from .lang import Term
 
-__all__ = ["card_census", "is_wellformed", "problems"]
+__all__ = ["card_census", "catalog_problems", "is_wellformed", "problems", "representation_problems"]
 
 
 def card_census(situation: Situation) -> dict[str, str]:
@@ -55,27 +62,44 @@ def is_wellformed(situation: Situation) -> bool:
 
 
 def problems(situation: Situation) -> list[str]:
-    """Every structural fault of `situation`, one line each, with its CR citation.
+    """Every structural fault of `situation`, one line each: the representation's faults,
+    or, when it has none, the catalog's structure invariants that the situation breaks."""
+    return representation_problems(situation) or catalog_problems(situation)
 
-    The checks here read the concrete representation (the where-index, ids, zone records);
-    the structure invariants of the catalog, which the proofs prove, are read on the same
-    situation too (`catalog_problems`), so the two cannot drift apart unnoticed."""
+
+def representation_problems(situation: Situation) -> list[str]:
+    """What the catalog's terms take for granted, and the rules it does not state yet."""
     out: list[str] = []
     out.extend(_game_problems(situation))
     out.extend(_zone_problems(situation))
     out.extend(_place_problems(situation))
     out.extend(_object_problems(situation))
     out.extend(_counter_problems(situation))
-    if not out:
-        out.extend(catalog_problems(situation))
     return out
 
 
 def catalog_problems(situation: Situation) -> list[str]:
-    """The catalog's structure invariants (invariants/catalog.py) that the situation breaks."""
+    """The catalog's structure invariants that `situation` breaks, each with the values of
+    its variables that break it (`o = tok1`), its statement and the clauses behind it."""
     evaluator = Evaluator(situation, situation, Binding())
-    return [f"{inv.id}: {inv.statement} (catalog; clauses {', '.join(inv.clauses)})"
-            for inv in STRUCTURE if not evaluator.holds(inv.term)]
+    out: list[str] = []
+    for inv in STRUCTURE:
+        if evaluator.holds(inv.term):
+            continue
+        env = _witness(evaluator, inv.term)
+        where = f" [{', '.join(f'{k} = {v}' for k, v in env.items())}]" if env else ""
+        rules = f"CR {', '.join(inv.rules)}; " if inv.rules else ""
+        out.append(f"{inv.id}{where}: {inv.statement} ({rules}clauses {', '.join(inv.clauses)})")
+    return out
+
+
+def _witness(evaluator: Evaluator, term: Term) -> dict[str, str]:
+    """Values of the variables of the first false ∀ in a false conjunction of them."""
+    if term.op == "and":
+        for part in term.args:
+            if not evaluator.holds(part):
+                return _witness(evaluator, part)
+    return evaluator.counterexample(term) or {}
 
 
 # ---- games ------------------------------------------------------------------------------
@@ -104,44 +128,9 @@ def _game_problems(s: Situation) -> list[str]:
                        "game (CR 728.1a)")
         if game.parent == game.id:
             out.append(f"game {game.id} is its own main game (CR 728.1a)")
-    roots = [g.id for g in s.games.values() if g.parent is None]
-    if len(roots) != 1:
-        out.append(f"the games must have exactly one outermost game; found {len(roots)}"
-                   + (f": {', '.join(roots)}" if roots else "") + " (CR 728.1a, 728.6)")
-    children: dict[str, list[str]] = {}
-    for game in s.games.values():
-        if game.parent is not None:
-            children.setdefault(game.parent, []).append(game.id)
-    for parent, kids in children.items():
-        if len(kids) > 1:
-            out.append(f"game {parent} has {len(kids)} subgames at once ({', '.join(kids)}); only "
-                       "the active game can start a subgame (CR 728.1a, 728.6)")
     cyclic = _in_cycle(s)
     if cyclic:
         out.append(f"the main-game links form a cycle through {', '.join(cyclic)} (CR 728.6)")
-    actives = [g.id for g in s.games.values() if g.status == "active"]
-    if len(actives) != 1:
-        out.append(f"exactly one game must be active; found {len(actives)}"
-                   + (f": {', '.join(actives)}" if actives else "") + " (CR 728.1a)")
-    if len(roots) == 1 and not cyclic:
-        deepest = max(s.games.values(), key=lambda g: len(_ancestors(s, g.id)))
-        if deepest.status != "active":
-            out.append(f"game {deepest.id} is the deepest subgame but is {deepest.status}; the "
-                       "game that runs is the deepest one (CR 728.1a)")
-        for gid in _ancestors(s, deepest.id):
-            if s.games[gid].status == "active":
-                out.append(f"game {gid} is active while its subgame {deepest.id} exists "
-                           "(CR 728.1a: the main game is discontinued until its subgame ends)")
-    return out
-
-
-def _ancestors(s: Situation, game_id: str) -> list[str]:
-    """The games above `game_id`, nearest first; stops at a missing parent or a cycle."""
-    out: list[str] = []
-    parent = s.games[game_id].parent
-    while parent is not None and parent in s.games and parent not in out and parent != game_id:
-        out.append(parent)
-        parent = s.games[parent].parent
     return out
 
 
@@ -261,38 +250,15 @@ def _object_problems(s: Situation) -> list[str]:
             if here.is_outside and here.player != obj.owner:
                 out.append(f"card {obj.id} of {obj.owner} is outside the game among "
                            f"{here.player}'s cards (CR 108.3, 400.11)")
-            if here.kind == "library" and obj.card_type != TRADITIONAL:
-                out.append(f"nontraditional card {obj.id} ({obj.card_type}) is in {here}; "
-                           "nontraditional cards are not in players' decks (CR 108.2a)")
-            if here.kind == "deck" and here.deck != DECK_OF.get(obj.card_type):
-                out.append(f"card {obj.id} ({obj.card_type}) is in {here}, which is not its "
-                           "supplementary deck (CR 100.2d, 108.2a)")
-            if obj.commander and obj.card_type != TRADITIONAL:
-                out.append(f"card {obj.id} is a {obj.card_type} card marked as a commander; a "
-                           "commander is a traditional card (CR 903.3)")
-            if here.kind in PLAYER_ZONES and here.player is not None and here.player != obj.owner:
-                out.append(f"card {obj.id} of {obj.owner} is in {here}, another player's "
-                           f"{here.kind} (CR 400.3)")
         else:
             if obj.commander:
                 out.append(f"{obj.kind} {obj.id} is marked as a commander; a commander is a card "
                            "(CR 903.3)")
             if here is None:
                 continue
-            if here.is_outside:
-                out.append(f"{obj.kind} {obj.id} is outside the game; only cards can be "
-                           "(CR 400.11, 111.7)")
-                continue
-            if obj.game_of_origin is None:
+            if obj.game_of_origin is None and not here.is_outside:
                 out.append(f"{obj.kind} {obj.id} in {here} does not say which game made it "
                            "(CR 728.1b)")
-            elif here.game != obj.game_of_origin:
-                out.append(f"{obj.kind} {obj.id} was made in {obj.game_of_origin} but is in "
-                           f"{here}; it exists only in its own game (CR 728.1b, 728.5, 726.1)")
-            allowed = NONCARD_ZONES.get(obj.kind)
-            if allowed is not None and here.kind not in allowed:
-                out.append(f"{obj.kind} {obj.id} is in {here}; an {obj.kind} exists only in "
-                           f"{' or '.join(allowed)} (CR 111.7, 114.1, 704.5d-e)")
         if obj.phased_out and here is not None and here.kind != "battlefield":
             out.append(f"{obj.id} is phased out in {here}; only permanents phase (CR 702.26b)")
     return out

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -93,8 +94,18 @@ def _fail(file: str, line: int | None, message: str) -> InputError:
     return InputError(message, file=file, line=line)
 
 
-def parse_scenario(text: str, *, file: str, fmt: str | None = None) -> Scenario:
-    """Read a scenario from text; InputError names the file, the line and what is wrong."""
+StructureCheck = Callable[[Situation], list[str]]
+"""Lists the structural faults of a situation, one line each (none: the rules allow it).
+The structure is stated once, in the invariant catalog, above this package:
+`shahrazad.invariants.structure.problems` is the one to pass."""
+
+
+def parse_scenario(text: str, *, file: str, fmt: str | None = None,
+                   check: StructureCheck | None = None) -> Scenario:
+    """Read a scenario from text; InputError names the file, the line and what is wrong.
+
+    With `check`, a situation that the check faults is refused too, at the line of the
+    first object or game its first fault names."""
     is_json = (fmt or Path(file).suffix.lstrip(".").lower()) == "json"
     try:
         data = json.loads(text) if is_json else parse_toml(text, file=file)
@@ -102,11 +113,30 @@ def parse_scenario(text: str, *, file: str, fmt: str | None = None) -> Scenario:
         raise _fail(file, err.lineno, f"not valid JSON: {err.msg}") from None
     if not isinstance(data, dict):
         raise _fail(file, 1, "a scenario is a table (a JSON object)")
-    return _Reader(data, file, _Where(text, is_json)).read()
+    where = _Where(text, is_json)
+    scenario = _Reader(data, file, where).read()
+    if check is not None:
+        faults = check(scenario.situation)
+        if faults:
+            more = f" (and {len(faults) - 1} more)" if len(faults) > 1 else ""
+            raise _fail(file, _line_of_fault(where, scenario.situation, faults[0]),
+                        f"the situation is not one the rules allow: {faults[0]}{more}")
+    return scenario
 
 
-def load_scenario(path: str | Path) -> Scenario:
-    return parse_scenario(read_text(path), file=str(path))
+def load_scenario(path: str | Path, check: StructureCheck | None = None) -> Scenario:
+    """Read the scenario file at `path` (TOML, or JSON by its suffix); see `parse_scenario`."""
+    return parse_scenario(read_text(path), file=str(path), check=check)
+
+
+def _line_of_fault(where: _Where, state: Situation, fault: str) -> int | None:
+    """The line that mentions the first object or game named in `fault`, if any."""
+    for name in re.findall(r"[\w.-]+", fault):
+        if name in state.objects or name in state.games:
+            line = where.mention(name)
+            if line is not None:
+                return line
+    return None
 
 
 class _Reader:
