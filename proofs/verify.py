@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import enum
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 
@@ -40,6 +40,27 @@ class Status(enum.Enum):
     REFUTED = "refuted"  # sat, and the counterexample replays on the concrete interpreter
     UNKNOWN = "unknown"  # the solver gave up (timeout, incompleteness): not a proof
     FAULT = "fault"      # sat, but the counterexample does not replay: a bug of this tool
+
+    @property
+    def exit_code(self) -> int:
+        """The exit code of a run that this outcome decides (see `worst`)."""
+        return _ORDER[self]
+
+
+# Which outcome decides a run of several obligations: the first of this table that occurs
+# (a run of none decides like one all proved). Each gives the run its exit code.
+_ORDER: dict[Status, int] = {
+    Status.REFUTED: 1,  # a counterexample that replays wins over everything
+    Status.FAULT: 3,    # a bug of this tool, nothing refuted: it decides nothing, like unknown
+    Status.UNKNOWN: 3,  # the solver gave up somewhere, nothing refuted: not a proof
+    Status.PROVED: 0,   # every obligation proved: the only way to exit 0
+}
+
+
+def worst(statuses: Iterable[Status]) -> Status:
+    """The outcome that decides a run: refuted, else fault, else unknown, else proved."""
+    present = set(statuses)
+    return next((s for s in _ORDER if s in present), Status.PROVED)
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,45 @@
+"""The JSON document of a verification (schema `shahrazad.verify/1`): the outcome of each
+obligation, with its counterexample as scenario data, the witness and the steps that
+acted, and the run's exit code."""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from shahrazad.model.scenario import scenario_data
+from shahrazad.proofs.verify import Result, worst
+
+VERIFY_SCHEMA = "shahrazad.verify/1"
+
+
+def verify_json(results: list[Result], rulebook: str, amendments: list[str]) -> dict[str, Any]:
+    return {
+        "schema": VERIFY_SCHEMA,
+        "rulebook": rulebook,
+        "amendments": amendments,
+        "summary": dict(Counter(r.status.value for r in results)),
+        "exit-code": worst(r.status for r in results).exit_code,
+        "obligations": [_result_json(r) for r in results],
+    }
+
+
+def _result_json(r: Result) -> dict[str, Any]:
+    inv = r.obligation.invariant
+    out: dict[str, Any] = {
+        "invariant": inv.id,
+        "statement": inv.statement,
+        "event": r.obligation.event,
+        "status": r.status.value,
+        "clauses": list(inv.clauses),
+        "seconds": round(r.seconds, 4),
+        "bounded": r.bound,
+        "reason": r.reason,
+    }
+    if r.counterexample is not None:
+        out["counterexample"] = scenario_data(r.counterexample)
+        if r.replay is not None and r.replay.witness:
+            out["witness"] = r.replay.witness
+        if r.replay is not None and r.replay.outcome is not None:
+            out["steps"] = [s.as_data() for s in r.replay.outcome.trace if s.changes]
+    return out

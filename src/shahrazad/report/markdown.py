@@ -1,0 +1,25 @@
+"""The Markdown report of a verification: the summary, a table of every obligation, and
+each refuted one explained with its scenario (TOML)."""
+
+from __future__ import annotations
+
+from shahrazad.model.scenario import dump_scenario
+from shahrazad.proofs.verify import Result, Status
+
+from .explain import explain
+from .text import summary
+
+
+def verify_markdown(results: list[Result], rulebook: str, amendments: list[str]) -> str:
+    lines = [f"# shahrazad verify: {rulebook}" + (f" + {', '.join(amendments)}" if amendments else ""),
+             "", summary(results), "", "| status | invariant | event | clauses | seconds |",
+             "| --- | --- | --- | --- | --- |"]
+    for r in results:
+        lines.append(f"| {r.status.value} | `{r.obligation.invariant.id}` | {r.obligation.event} | "
+                     f"{', '.join(r.obligation.invariant.clauses)} | {r.seconds:.2f} |")
+    for r in results:
+        if r.status in (Status.REFUTED, Status.FAULT) and r.counterexample is not None:
+            lines += ["", f"## {r.status.value}: {r.obligation.name}", "", "```"]
+            lines += explain(r)
+            lines += ["```", "", "```toml", dump_scenario(r.counterexample).rstrip(), "```"]
+    return "\n".join(lines) + "\n"
