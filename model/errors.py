@@ -18,6 +18,8 @@ class InputError(ShahrazadError):
     def __init__(self, message: str, *, file: str | None = None, line: int | None = None):
         self.file = file
         self.line = line
+        # One line, always: a value quoted from the file may hold line breaks.
+        message = message.replace("\r", "\\r").replace("\n", "\\n")
         self.message = message
         where = ""
         if file is not None:

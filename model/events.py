@@ -66,7 +66,7 @@ def check_event(data: Any) -> tuple[Event | None, str | None]:
     if not isinstance(data, dict):
         return None, "an event is a table with a 'do' key"
     kind = data.get("do")
-    if kind not in EVENT_ARGS:
+    if not isinstance(kind, str) or kind not in EVENT_ARGS:
         return None, f"unknown event {kind!r} (one of {', '.join(EVENT_ARGS)})"
     spec = {name: (typ, required) for name, typ, required in EVENT_ARGS[kind]}
     args: dict[str, Any] = {}
@@ -89,7 +89,7 @@ def _is(value: Any, typ: str) -> bool:
     if typ == "str":
         return isinstance(value, str) and value != ""
     if typ == "int":
-        return isinstance(value, int) and not isinstance(value, bool)
+        return isinstance(value, int) and not isinstance(value, bool) and abs(value) < 2**63
     if typ == "bool":
         return isinstance(value, bool)
     return isinstance(value, list) and all(isinstance(v, str) for v in value)

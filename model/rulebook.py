@@ -150,14 +150,15 @@ def parse_clause(data: Any, *, file: str, text: str = "", index: int = 0,
         raise InputError(f"{where}: 'cr' must map editions to rule numbers, "
                          "like cr = {{ \"2026-01-16\" = \"728.5\" }}", file=file, line=line)
     for edition, number in cr.items():
-        if not _EDITION.match(edition) or not isinstance(number, str) or not _CR.match(number):
+        if not (isinstance(edition, str) and _EDITION.match(edition)
+                and isinstance(number, str) and _CR.match(number)):
             raise InputError(f"{where}: cr entry {edition!r} = {number!r} is not "
                              "YYYY-MM-DD = \"NNN.Nx\"", file=file, line=_line_of_key(text, line, "cr"))
     summary = data.get("summary")
     if not isinstance(summary, str) or not summary.strip():
         raise InputError(f"{where}: 'summary' must be a sentence", file=file, line=line)
     on = data.get("on")
-    if on not in EVENT_ROLES:
+    if not isinstance(on, str) or on not in EVENT_ROLES:
         raise InputError(f"{where}: 'on' must be one of {', '.join(EVENT_ROLES)}, not {on!r}",
                          file=file, line=_line_of_key(text, line, "on"))
     raw_steps = data.get("step")
@@ -194,7 +195,14 @@ def parse_rulebook(text: str, *, file: str) -> Rulebook:
                              line=clause.line)
         seen.add(clause.name)
     editions = data.get("editions", ["2026-01-16", "2026-09-25"])
+    if not isinstance(editions, list) or not all(
+            isinstance(e, str) and _EDITION.match(e) for e in editions):
+        raise InputError("editions must be a list of dates YYYY-MM-DD", file=file,
+                         line=_line_of_key(text, 1, "editions"))
     default = data.get("default-edition", editions[0] if editions else "2026-01-16")
+    if not isinstance(default, str) or not _EDITION.match(default):
+        raise InputError("default-edition must be a date YYYY-MM-DD", file=file,
+                         line=_line_of_key(text, 1, "default-edition"))
     return Rulebook(title=str(data.get("title", file)), clauses=tuple(clauses),
                     editions=tuple(editions), default_edition=str(default), source=file)
 

@@ -19,7 +19,7 @@ import tomli_w
 
 from .errors import InputError
 from .events import Event, check_event
-from .inputs import parse_toml, read_text
+from .inputs import parse_json, parse_toml, read_text
 from .objects import (
     CARD_TYPES,
     DECK_OF,
@@ -107,10 +107,7 @@ def parse_scenario(text: str, *, file: str, fmt: str | None = None,
     With `check`, a situation that the check faults is refused too, at the line of the
     first object or game its first fault names."""
     is_json = (fmt or Path(file).suffix.lstrip(".").lower()) == "json"
-    try:
-        data = json.loads(text) if is_json else parse_toml(text, file=file)
-    except json.JSONDecodeError as err:
-        raise _fail(file, err.lineno, f"not valid JSON: {err.msg}") from None
+    data = parse_json(text, file=file) if is_json else parse_toml(text, file=file)
     if not isinstance(data, dict):
         raise _fail(file, 1, "a scenario is a table (a JSON object)")
     where = _Where(text, is_json)
@@ -139,17 +136,67 @@ def _line_of_fault(where: _Where, state: Situation, fault: str) -> int | None:
     return None
 
 
+# The shape of a scenario file: every key of every table, with the kind of value it holds.
+# The reader checks a table's shape before it reads a value, so that no malformed value
+# (a number where a list belongs, a list where a name belongs, an integer too large for any
+# game) goes further than one line of error.
+TEXT, INT, COUNT, BOOL = "text", "a whole number", "a whole number, 0 or more", "true or false"
+NAMES, TABLES = "a list of names", "a list of tables"
+INT_MAP, TEXT_MAP, TABLE_MAP = ("a table of whole numbers", "a table of names",
+                                "a table of tables")
+SHAPES: dict[str, dict[str, str]] = {
+    "top": {"schema": TEXT, "title": TEXT, "description": TEXT, "seed": INT, "players": NAMES,
+            "game": TABLES, "card": TABLES, "object": TABLES, "player-counter": TABLES,
+            "ended": TABLES, "event": TABLES, "player-effect": TABLES, "id-serial": COUNT},
+    "game": {"id": TEXT, "players": NAMES, "parent": TEXT, "variants": NAMES,
+             "created-by": TEXT, "starting-player": TEXT, "will-lose": NAMES, "left": NAMES,
+             "range-of-influence": COUNT, "trigger": TABLES, "began-in-deck": TEXT_MAP,
+             "subgame-results": TABLE_MAP, "resolved": NAMES, "restarted-from": TEXT,
+             "commander-tax": INT_MAP, "commander-damage": INT_MAP, "designations": TEXT_MAP,
+             "waiting-for-priority": NAMES, "status": TEXT},
+    "trigger": {"id": TEXT, "source": TEXT, "card": TEXT, "left": TEXT, "controller": TEXT},
+    "card": {"id": TEXT, "name": TEXT, "owner": TEXT, "type": TEXT, "at": TEXT, "face": TEXT,
+             "phased": TEXT, "commander": BOOL, "deck": TEXT, "controller": TEXT,
+             "counters": INT_MAP, "triggers": NAMES, "affected-by": NAMES,
+             "since-first-turn": BOOL},
+    "object": {"id": TEXT, "kind": TEXT, "name": TEXT, "owner": TEXT, "controller": TEXT,
+               "at": TEXT, "made-in": TEXT, "counters": INT_MAP, "triggers": NAMES,
+               "affected-by": NAMES, "face": TEXT, "phased": TEXT},
+    "player-counter": {"game": TEXT, "player": TEXT, "kind": TEXT, "count": INT},
+    "ended": {"id": TEXT, "parent": TEXT, "result": TEXT, "winners": NAMES, "players": NAMES},
+    "player-effect": {"player": TEXT, "effect": TEXT},
+}
+LARGEST = 2**63 - 1  # no count, seed or number in a game is larger
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and -LARGEST <= value <= LARGEST
+
+
+def fits(value: Any, kind: str) -> bool:
+    """Whether `value` is of the kind a shape names."""
+    if kind == TEXT:
+        return isinstance(value, str)
+    if kind == INT:
+        return _is_int(value)
+    if kind == COUNT:
+        return _is_int(value) and value >= 0
+    if kind == BOOL:
+        return isinstance(value, bool)
+    if kind == NAMES:
+        return isinstance(value, list) and all(isinstance(v, str) for v in value)
+    if kind == TABLES:
+        return isinstance(value, list) and all(isinstance(v, dict) for v in value)
+    members = {INT_MAP: _is_int, TEXT_MAP: lambda v: isinstance(v, str),
+               TABLE_MAP: lambda v: isinstance(v, dict)}[kind]
+    return isinstance(value, dict) and all(members(v) for v in value.values())
+
+
 class _Reader:
-    TOP = ("schema", "title", "description", "seed", "players", "game", "card", "object",
-           "player-counter", "ended", "event", "player-effect", "id-serial")
-    GAME = ("id", "players", "parent", "variants", "created-by", "starting-player",
-            "will-lose", "left", "range-of-influence", "trigger", "began-in-deck",
-            "subgame-results", "resolved", "restarted-from", "commander-tax",
-            "commander-damage", "designations", "waiting-for-priority", "status")
-    CARD = ("id", "name", "owner", "type", "at", "face", "phased", "commander", "deck",
-            "controller", "counters", "triggers", "affected-by", "since-first-turn")
-    OBJECT = ("id", "kind", "name", "owner", "controller", "at", "made-in", "counters",
-              "triggers", "affected-by", "face", "phased")
+    TOP = tuple(SHAPES["top"])
+    GAME = tuple(SHAPES["game"])
+    CARD = tuple(SHAPES["card"])
+    OBJECT = tuple(SHAPES["object"])
 
     def __init__(self, data: dict[str, Any], file: str, where: _Where):
         self.data, self.file, self.where = data, file, where
@@ -158,13 +205,18 @@ class _Reader:
         return _fail(self.file, line, message)
 
     def keys(self, table: Any, allowed: tuple[str, ...], section: str, index: int) -> dict[str, Any]:
+        """The table, once its keys are known ones and each value fits its shape."""
         if not isinstance(table, dict):
             raise self.err(self.where.table(section, index), f"{section} {index + 1}: expected a table")
-        for key in table:
+        shape = SHAPES.get(section, {})
+        for key, value in table.items():
             if key not in allowed:
                 raise self.err(self.where.key(section, index, key),
                                f"{section} {index + 1}: unknown key {key!r} "
                                f"(allowed: {', '.join(allowed)})")
+            if key in shape and not fits(value, shape[key]):
+                raise self.err(self.where.key(section, index, key, table.get("id")),
+                               f"{section} {index + 1}: {key} must be {shape[key]}")
         return table
 
     def typed(self, table: dict[str, Any], key: str, typ: type | tuple[type, ...], section: str,
@@ -180,10 +232,13 @@ class _Reader:
 
     def read(self) -> Scenario:
         d = self.data
-        for key in d:
+        for key, value in d.items():
             if key not in self.TOP:
                 raise self.err(self.where.mention(key) or _top_line(self.where, key),
                                f"unknown top-level key {key!r} (allowed: {', '.join(self.TOP)})")
+            if not fits(value, SHAPES["top"][key]):
+                raise self.err(_top_line(self.where, key) or self.where.table(key, 0),
+                               f"{key} must be {SHAPES['top'][key]}")
         schema = d.get("schema", SCHEMA)
         if schema != SCHEMA:
             raise self.err(_top_line(self.where, "schema"),

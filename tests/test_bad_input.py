@@ -1,0 +1,33 @@
+"""Malformed files found by an audit (`tests/regressions/r1`-`r6`, copied from the
+project's reproducers): each is refused with one line naming the file, the line and the
+fault, and exit code 2, never an internal error."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from shahrazad.cli import main
+
+REGRESSIONS = Path(__file__).resolve().parent / "regressions"
+
+CASES = [
+    ("r1-card-not-a-list.toml", 2, "card must be a list of tables"),
+    ("r2-parent-is-a-list.toml", 6, "parent must be text"),
+    ("r3-huge-seed.toml", 2, "more than 30 digits"),
+    ("r4-deep-nesting.json", 1, "nested more than 64 levels deep"),
+    ("r4b-deep-nesting.toml", 2, "nested more than 64 levels deep"),
+    ("r5-affected-by-not-a-list.json", 1, "affected-by must be a list of names"),
+    ("r6-player-counter-game-list.toml", 5, "game must be text"),
+]
+
+
+@pytest.mark.parametrize("name,line,words", CASES, ids=[c[0].split("-")[0] for c in CASES])
+def test_malformed_file_is_one_line_and_exit_2(name: str, line: int, words: str,
+                                               capsys: pytest.CaptureFixture[str]) -> None:
+    path = REGRESSIONS / name
+    assert main(["simulate", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1, err
+    assert err.startswith(f"shahrazad: {path}:{line}: ") and words in err, err
