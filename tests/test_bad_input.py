@@ -31,3 +31,12 @@ def test_malformed_file_is_one_line_and_exit_2(name: str, line: int, words: str,
     err = capsys.readouterr().err
     assert err.count("\n") == 1, err
     assert err.startswith(f"shahrazad: {path}:{line}: ") and words in err, err
+
+
+@pytest.mark.parametrize("args", [["--bound", "0"], ["--bound", "-1"], ["--timeout", "nan"],
+                                  ["--timeout", "inf"], ["--timeout", "-1"], ["--timeout", "0"],
+                                  ["--timeout", "abc"]])
+def test_bad_option_values_are_exit_2(args: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["verify", "--only", "structure.one-active-game", *args]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and args[0] in err, err

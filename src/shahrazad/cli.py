@@ -7,6 +7,7 @@ option) is one line on stderr and exit code 2, never a traceback.
 from __future__ import annotations
 
 import json
+import math
 import os
 import sys
 from pathlib import Path
@@ -24,6 +25,25 @@ from .report import simulate as report
 
 EXIT_BAD_INPUT = 2
 EXIT_UNDECIDED = 3
+
+
+class _Seconds(click.ParamType):
+    """A time limit: a finite number of seconds above zero (nan, inf and 0 are refused)."""
+
+    name = "seconds"
+
+    def convert(self, value: Any, param: click.Parameter | None,
+                ctx: click.Context | None) -> float:
+        try:
+            seconds = float(value)
+        except (TypeError, ValueError):
+            self.fail(f"{value!r} is not a number of seconds", param, ctx)
+        if not math.isfinite(seconds) or seconds <= 0:
+            self.fail(f"{value!r} is not a finite number of seconds above 0", param, ctx)
+        return seconds
+
+
+SECONDS = _Seconds()
 
 
 def _rulebook(path: str | None, amendments: tuple[str, ...] = ()) -> Rulebook:
@@ -169,9 +189,9 @@ def graph(scenario: str, after: int | None, fmt: str, output: str | None, seed: 
 @click.option("--format", "fmt", type=click.Choice(["text", "json", "junit", "sarif", "markdown"]),
               default="text", show_default=True)
 @click.option("--only", "only", multiple=True, help="Only this invariant id (repeatable).")
-@click.option("--timeout", type=float, default=5.0, show_default=True,
+@click.option("--timeout", type=SECONDS, default=5.0, show_default=True,
               help="Seconds per solver call before an obligation is unknown.")
-@click.option("--bound", type=int, default=3, show_default=True,
+@click.option("--bound", type=click.IntRange(min=1), default=3, show_default=True,
               help="Objects, players and games in the finite universes of bounded checks.")
 @click.option("--no-minimise", is_flag=True, help="Show counterexamples as found.")
 @click.option("--jobs", type=click.IntRange(min=1), default=None,
@@ -234,7 +254,7 @@ def verify(rulebook_path: str | None, amendments: tuple[str, ...], fmt: str,
 @click.option("--rulebook", "rulebook_path", type=click.Path(dir_okay=False), default=None)
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
               show_default=True)
-@click.option("--timeout", type=float, default=5.0, show_default=True)
+@click.option("--timeout", type=SECONDS, default=5.0, show_default=True)
 @click.option("--jobs", type=click.IntRange(min=1), default=None)
 def protection(rulebook_path: str | None, fmt: str, timeout: float, jobs: int | None) -> None:
     """Remove each clause in turn: which invariant breaks? A clause whose removal breaks
@@ -264,7 +284,7 @@ def protection(rulebook_path: str | None, fmt: str, timeout: float, jobs: int | 
 @click.option("--amendment", "amendments", type=click.Path(dir_okay=False), multiple=True)
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
               show_default=True)
-@click.option("--timeout", type=float, default=5.0, show_default=True)
+@click.option("--timeout", type=SECONDS, default=5.0, show_default=True)
 def check_rules_command(rulebook_path: str | None, amendments: tuple[str, ...], fmt: str,
                         timeout: float) -> None:
     """Checks on the rules themselves: dead clauses, vacuous invariants, cards without a
@@ -321,7 +341,7 @@ def check_references_command(paths: tuple[str, ...], fmt: str) -> None:
               help="The rulebook the amendment changes (default: the official one).")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
               show_default=True)
-@click.option("--timeout", type=float, default=5.0, show_default=True)
+@click.option("--timeout", type=SECONDS, default=5.0, show_default=True)
 @click.option("--jobs", type=click.IntRange(min=1), default=None)
 def amend(amendment: str, rulebook_path: str | None, fmt: str, timeout: float,
           jobs: int | None) -> None:
