@@ -5,7 +5,6 @@ when it is handed the check."""
 from __future__ import annotations
 
 import pytest
-
 from shahrazad.invariants.catalog import STRUCTURE
 from shahrazad.invariants.structure import catalog_problems, problems
 from shahrazad.model.errors import InputError
