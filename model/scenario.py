@@ -187,9 +187,10 @@ def fits(value: Any, kind: str) -> bool:
         return isinstance(value, list) and all(isinstance(v, str) for v in value)
     if kind == TABLES:
         return isinstance(value, list) and all(isinstance(v, dict) for v in value)
-    members = {INT_MAP: _is_int, TEXT_MAP: lambda v: isinstance(v, str),
-               TABLE_MAP: lambda v: isinstance(v, dict)}[kind]
-    return isinstance(value, dict) and all(members(v) for v in value.values())
+    members: dict[str, Callable[[Any], bool]] = {
+        INT_MAP: _is_int, TEXT_MAP: lambda v: isinstance(v, str),
+        TABLE_MAP: lambda v: isinstance(v, dict)}
+    return isinstance(value, dict) and all(members[kind](v) for v in value.values())
 
 
 class _Reader:

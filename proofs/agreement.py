@@ -27,7 +27,7 @@ from shahrazad.invariants.concrete import (
 )
 from shahrazad.invariants.lang import ATTRIBUTES
 from shahrazad.model.events import Event
-from shahrazad.model.interpreter import DEFAULT_ZONE, Interpreter, _in_range
+from shahrazad.model.interpreter import DEFAULT_ZONE, Interpreter, in_range
 from shahrazad.model.objects import GameObject, ZoneRef, parse_zone
 from shahrazad.model.rulebook import Rulebook
 from shahrazad.model.state import Situation
@@ -186,13 +186,13 @@ def _pin_params(solver: z3.Solver, params: dict[str, Any], event: Event, binding
             solver.add(z3.Select(params["exempt"], e) == z3.BoolVal(name in binding.exempt, u.ctx))
         solver.add(params["then"] == z3.BoolVal(binding.then_battlefield, u.ctx))
         if "in_range" in params and binding.controller is not None:
-            in_range, game = params["in_range"]
+            reach, game = params["in_range"]
             restarted = binding.roles["restarted"]
             source = pre_games.get(restarted)
             if source is not None and source.range_of_influence is not None:
-                near = _in_range(source.players, binding.controller, source.range_of_influence)
+                near = in_range(source.players, binding.controller, source.range_of_influence)
                 for name, e in element["player"].items():
-                    solver.add(in_range(game, el("player", binding.controller), e)
+                    solver.add(reach(game, el("player", binding.controller), e)
                                == z3.BoolVal(name in near, u.ctx))
     elif event.kind == "affect":
         solver.add(params["effect"] == el("obj", event.get("effect")))

@@ -27,7 +27,7 @@ EXIT_BAD_INPUT = 2
 EXIT_UNDECIDED = 3
 
 
-class _Seconds(click.ParamType):
+class _Seconds(click.ParamType):  # type: ignore[type-arg]
     """A time limit: a finite number of seconds above zero (nan, inf and 0 are refused)."""
 
     name = "seconds"

@@ -1,0 +1,168 @@
+"""The in-game actions: `move`, `create`, `counter`, `phase`, `turn`, `leave`.
+
+No clause of the rulebook acts on them: they are the actions needed to reach any situation,
+and they follow the general rules, which each cites (`events.GENERAL_RULES`): a moved object
+is a new object (400.7), and a token or copy that leaves for a zone it cannot be in ceases to
+exist (704.5d); tokens, copies, emblems, abilities and effects are created where they exist
+(111.1, 707.10, 114.1, 113.3, 611.1; `DEFAULT_ZONE` when the event names no zone); counters
+go on players or objects (122.1); permanents phase (702.26); objects turn face up or down
+(708.2); a player who leaves takes the cards they own out of the game, the other objects
+they own or control cease to exist and the cards they control are exiled (800.4a). Only the
+active game acts (728.4). Each action is a function in `IN_GAME_ACTIONS`, keyed by event
+name, taking the interpreter, the situation, the event's `Context` and the active game; it
+raises `IllegalEvent` when the situation does not allow it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from .errors import IllegalEvent
+from .events import GENERAL_RULES
+from .objects import NONCARD_ZONES, OUTSIDE, GameObject, ZoneRef
+from .state import Game, Situation
+from .trace import Change
+
+if TYPE_CHECKING:
+    from .interpreter import Context, Interpreter
+
+# Where `create` puts an object of each kind when the event names no zone.
+DEFAULT_ZONE = {"token": "battlefield", "copy": "stack", "emblem": "command",
+                "ability": "stack", "effect": "effects"}
+
+
+def a_move(interp: Interpreter, state: Situation, ctx: Context, active: Game) -> None:
+    obj = interp._object_in(state, ctx.event.get("object"), active, "object")
+    dest = interp._zone_in(state, ctx.event.get("to"), active, obj)
+    position = ctx.event.get("position", "top")
+    if position not in ("top", "bottom"):
+        raise IllegalEvent(f"move: position must be top or bottom, not {position!r}")
+    if not obj.is_card and dest.kind not in NONCARD_ZONES[obj.kind]:
+        if obj.kind in ("token", "copy"):
+            before = state.cease(obj.id)
+            interp._note(ctx, None, "704.5d", f"{obj.id} leaves for {dest} and ceases to exist",
+                         [Change(obj.id, "ceased", str(before))])
+            return
+        raise IllegalEvent(f"move: an {obj.kind} does not change zones")
+    interp._reset_on_move(obj)
+    before = state.move(obj.id, dest, position)
+    interp._note(ctx, None, GENERAL_RULES["move"], f"{obj.id} moves",
+                 [Change(obj.id, "moved", str(before), str(dest))])
+
+
+def a_create(interp: Interpreter, state: Situation, ctx: Context, active: Game) -> None:
+    kind = ctx.event.get("kind")
+    if kind not in DEFAULT_ZONE:
+        raise IllegalEvent(f"create: kind must be one of {', '.join(DEFAULT_ZONE)}, "
+                           f"not {kind!r}")
+    controller = interp._player_in(ctx.event.get("controller"), active, "controller")
+    obj_id = ctx.event.get("id") or state.fresh_id(kind)
+    if obj_id in state.objects:
+        raise IllegalEvent(f"create: an object {obj_id!r} already exists")
+    copy_of = ctx.event.get("copy-of")
+    if copy_of is not None and copy_of not in state.objects:
+        raise IllegalEvent(f"create: copy-of names no object {copy_of!r}")
+    obj = GameObject(id=obj_id, kind=kind, owner=controller, controller=controller,
+                     name=ctx.event.get("name", ""), game_of_origin=active.id,
+                     triggers=list(ctx.event.get("triggers") or []))
+    to = ctx.event.get("to")
+    dest = (interp._zone_in(state, to, active, obj) if to
+            else ZoneRef(active.id, DEFAULT_ZONE[kind]))
+    if dest.kind not in NONCARD_ZONES[kind]:
+        raise IllegalEvent(f"create: an {kind} is created in "
+                           f"{' or '.join(NONCARD_ZONES[kind])}, not in {dest.kind}")
+    state.objects[obj_id] = obj
+    state.place(obj_id, dest)
+    rule = {"token": "111.1", "copy": "707.10", "emblem": "114.1", "ability": "113.3",
+            "effect": "611.1"}[kind]
+    interp._note(ctx, None, rule, f"{controller} creates {kind} {obj_id}",
+                 [Change(obj_id, "created", after=str(dest))])
+
+
+def a_counter(interp: Interpreter, state: Situation, ctx: Context, active: Game) -> None:
+    kind, add = ctx.event.get("kind"), ctx.event.get("add")
+    player, obj_id = ctx.event.get("player"), ctx.event.get("object")
+    if (player is None) == (obj_id is None):
+        raise IllegalEvent("counter: name exactly one of player or object")
+    if player is not None:
+        interp._player_in(player, active, "player")
+        counters = state.counters_of(active.id, player)
+        target = player
+    else:
+        obj = interp._object_in(state, obj_id, active, "object")
+        counters, target = obj.counters, obj.id
+    value = counters.get(kind, 0) + add
+    if value < 0:
+        raise IllegalEvent(f"counter: {target} has only {counters.get(kind, 0)} {kind} counters")
+    if value:
+        counters[kind] = value
+    else:
+        counters.pop(kind, None)
+    interp._note(ctx, None, GENERAL_RULES["counter"],
+                 f"{target} {'gets' if add >= 0 else 'loses'} {abs(add)} {kind} counter(s) "
+                 f"in {active.id}", [Change(target, "counters", after=f"{kind}={value}")])
+
+
+def a_phase(interp: Interpreter, state: Situation, ctx: Context, active: Game) -> None:
+    obj = interp._object_in(state, ctx.event.get("object"), active, "object")
+    if state.where[obj.id].kind != "battlefield":
+        raise IllegalEvent(f"phase: {obj.id} is not a permanent on the battlefield",
+                           rule="702.26a")
+    obj.phased_out = bool(ctx.event.get("out"))
+    word = "out" if obj.phased_out else "in"
+    interp._note(ctx, None, GENERAL_RULES["phase"], f"{obj.id} phases {word}",
+                 [Change(obj.id, f"phased {word}")])
+
+
+def a_turn(interp: Interpreter, state: Situation, ctx: Context, active: Game) -> None:
+    obj = interp._object_in(state, ctx.event.get("object"), active, "object")
+    face = ctx.event.get("face")
+    if face not in ("up", "down"):
+        raise IllegalEvent(f"turn: face must be up or down, not {face!r}")
+    obj.face_up = face == "up"
+    interp._note(ctx, None, GENERAL_RULES["turn"], f"{obj.id} is turned face {face}",
+                 [Change(obj.id, f"face {face}")])
+
+
+def a_leave(interp: Interpreter, state: Situation, ctx: Context, active: Game) -> None:
+    player = interp._player_in(ctx.event.get("player"), active, "player")
+    if len(active.players) == 1:
+        raise IllegalEvent(f"leave: {player} is the last player in {active.id}; a game "
+                           "whose players all leave is over (104.2a), which the model "
+                           "shows as end-subgame")
+    active.players.remove(player)
+    active.left.append(player)
+    state.player_effects.pop(player, None)  # no effect acts on a player who left
+    changes: list[Change] = []
+    for obj_id in interp._objects_of_game(state, active.id):
+        obj = state.objects[obj_id]
+        if obj.owner == player:
+            if obj.is_card:
+                interp._reset_on_move(obj)
+                before = state.move(obj_id, state.outside(player))
+                changes.append(Change(obj_id, "moved", str(before), f"{OUTSIDE}/{player}"))
+            else:
+                changes.append(Change(obj_id, "ceased", str(state.cease(obj_id))))
+        elif obj.controller == player and state.where[obj_id].kind == "stack" \
+                and not obj.is_card:
+            changes.append(Change(obj_id, "ceased", str(state.cease(obj_id))))
+        elif obj.controller == player and not obj.is_card:
+            # Exiled, a token or copy ceases to exist (704.5d-e); no other object moves.
+            changes.append(Change(obj_id, "ceased", str(state.cease(obj_id))))
+        elif obj.controller == player:
+            interp._reset_on_move(obj)
+            before = state.move(obj_id, ZoneRef(active.id, "exile"))
+            changes.append(Change(obj_id, "moved", str(before), str(ZoneRef(active.id, "exile"))))
+    for zone in [z for z in state.zones if z.game == active.id and z.player == player]:
+        if not state.zones[zone]:
+            del state.zones[zone]
+    interp._note(ctx, None, GENERAL_RULES["leave"], f"{player} leaves {active.id}", changes)
+
+
+# Each in-game action, by event name: a function of the interpreter, the situation, the
+# event's context and the active game.
+IN_GAME_ACTIONS: dict[str, Callable[[Interpreter, Situation, Context, Game], None]] = {
+    "move": a_move, "create": a_create, "counter": a_counter, "phase": a_phase,
+    "turn": a_turn, "leave": a_leave,
+}

@@ -1,0 +1,129 @@
+"""Selection of objects and the object steps: `cease`, `set`, `move-to`.
+
+A step with `select` (docs/rule-language.md) picks the objects of one of the event's games
+that match its selector (`matches`: kind, card type, zone, commander, exemption, a mark of
+having begun in a supplementary deck, phasing, face), then, in the order they stand in that
+game's zones, makes each cease to exist, sets its status, or moves it to a destination
+(`move_object`: a zone of one of the event's games, the owner's, the same player's or the
+controller's, 400.3, or a supplementary deck; face and control as the step says). A moved
+object is a new object (400.7); an object with nowhere to go stays, and the trace says why.
+Such steps carry the cards into a subgame and back (728.2-728.2c, 728.5-728.5c) and the
+cards of a restarted game into the new one (726.2, 726.5, 726.5a, 103.2c); others make what
+is left of an ending game cease to exist (728.5, 726.1).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .language import Clause, Destination, Selector, Step
+from .objects import DECK_OF, NONTRADITIONAL_KINDS, PLAYER_ZONES, GameObject, ZoneRef
+from .state import Situation
+from .trace import Change
+
+if TYPE_CHECKING:
+    from .interpreter import Context, Interpreter
+
+
+def object_step(interp: Interpreter, state: Situation, ctx: Context, clause: Clause, step: Step,
+                rule: str) -> None:
+    assert step.select is not None
+    chosen = [o for o in interp._objects_of_game(state, ctx.roles.get(step.select.game))
+              if matches(state, ctx, step.select, state.objects[o])]
+    changes: list[Change] = []
+    for obj_id in chosen:
+        obj = state.objects[obj_id]
+        if step.action == "cease":
+            changes.append(Change(obj_id, "ceased", str(state.cease(obj_id))))
+        elif step.action == "set":
+            for key, value in step.args.items():
+                if key == "face":
+                    obj.face_up = value == "up"
+                elif key == "phased":
+                    obj.phased_out = value == "out"
+                elif key == "commander":
+                    obj.commander = bool(value)
+            changes.append(Change(obj_id, "set", after=", ".join(
+                f"{k}={v}" for k, v in step.args.items())))
+        else:
+            assert step.to is not None
+            changes.append(move_object(interp, state, ctx, step.select, step.to, obj))
+    interp._note(ctx, clause, rule, step.describe() if chosen else
+                 step.describe() + " (nothing selected)", changes)
+
+
+def move_object(interp: Interpreter, state: Situation, ctx: Context, sel: Selector,
+                dest: Destination, obj: GameObject) -> Change:
+    here = state.where[obj.id]
+    game_id = ctx.roles.get(dest.game)
+    if game_id is None or game_id not in state.games:
+        return Change(obj.id, "stays", str(here), f"the event has no {dest.game} game")
+    game = state.games[game_id]
+    player: str | None = None
+    if dest.zone in (*PLAYER_ZONES, "deck"):
+        player = {"owner": obj.owner, "same": here.player,
+                  "controller": obj.controller or obj.owner}[dest.whose]
+        if player not in game.players:
+            return Change(obj.id, "stays", str(here),
+                          f"no {dest.zone} of {player} in {game_id}: not a player there")
+    deck: str | None = None
+    if dest.zone == "deck":
+        if dest.deck == "same":
+            deck = here.deck
+        elif dest.deck == "own":
+            deck = obj.deck or DECK_OF.get(obj.card_type)
+        else:
+            source = ctx.roles.get(sel.game)
+            deck = state.games[source].began_in_deck.get(obj.id) if source in state.games \
+                else None
+        if deck is None:
+            return Change(obj.id, "stays", str(here), "no supplementary deck to go to")
+    target = ZoneRef(game_id, dest.zone, player, deck)
+    if target.kind != "deck" and target not in state.zones:
+        return Change(obj.id, "stays", str(here), f"{target} does not exist")
+    interp._reset_on_move(obj)
+    if dest.face != "keep":
+        obj.face_up = dest.face == "up"
+    if dest.mark == "began-in-deck" and deck is not None:
+        game.began_in_deck[obj.id] = deck
+    if dest.control == "event-controller" and ctx.controller:
+        obj.controller = ctx.controller
+    state.move(obj.id, target, dest.position)
+    return Change(obj.id, "moved", str(here), str(target))
+
+
+def matches(state: Situation, ctx: Context, sel: Selector, obj: GameObject) -> bool:
+    zone = state.where[obj.id]
+    if sel.object and obj.kind not in sel.object:
+        return False
+    if sel.card_type:
+        if not obj.is_card:
+            return False
+        kinds = set(sel.card_type)
+        if "nontraditional" in kinds:
+            kinds |= set(NONTRADITIONAL_KINDS)
+        if obj.card_type not in kinds:
+            return False
+    if sel.zone and not any(_zone_is(zone, k) for k in sel.zone):
+        return False
+    if sel.zone_not and any(_zone_is(zone, k) for k in sel.zone_not):
+        return False
+    if sel.commander is not None and obj.commander != sel.commander:
+        return False
+    if sel.exempt is not None and (obj.id in ctx.exempt) != sel.exempt:
+        return False
+    if sel.began_in_deck is not None:
+        game = state.games.get(ctx.roles.get(sel.game) or "")
+        marked = game is not None and obj.id in game.began_in_deck
+        if marked != sel.began_in_deck:
+            return False
+    if sel.phased != "any" and obj.phased_out != (sel.phased == "out"):
+        return False
+    if sel.face != "any" and obj.face_up != (sel.face == "up"):
+        return False
+    return True
+
+
+def _zone_is(zone: ZoneRef, kind: str) -> bool:
+    """A supplementary deck is in the command zone, so "command" matches decks too."""
+    return zone.kind == kind or (kind == "command" and zone.kind == "deck")
