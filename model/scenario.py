@@ -51,27 +51,38 @@ class Scenario:
 
 
 class _Where:
-    """Finds the line of a table or key in the source text, for error messages."""
+    """Finds the line of a table or key in the source text, for error messages.
+
+    The text is indexed once, lazily (the headers of `[[section]]` tables and the lines of
+    each quoted string), so that finding a line costs no more than a look-up: reading a
+    scenario stays linear in its size."""
 
     def __init__(self, text: str, is_json: bool):
         self.lines = text.splitlines()
         self.is_json = is_json
+        self._headers: dict[str, list[int]] | None = None
+        self._quoted: dict[str, list[int]] | None = None
 
     def table(self, section: str, index: int) -> int | None:
         if self.is_json:
             return None
-        seen = -1
-        for number, line in enumerate(self.lines, start=1):
-            if re.match(rf"\s*\[\[{re.escape(section)}\]\]\s*(#.*)?$", line):
-                seen += 1
-                if seen == index:
-                    return number
-        return None
+        if self._headers is None:
+            self._headers = {}
+            for number, line in enumerate(self.lines, start=1):
+                m = re.match(r"\s*\[\[\s*([^\]\s]+)\s*\]\]\s*(#.*)?$", line)
+                if m:
+                    self._headers.setdefault(m.group(1), []).append(number)
+        found = self._headers.get(section, [])
+        return found[index] if 0 <= index < len(found) else None
 
     def mention(self, value: str, after: int | None = None) -> int | None:
-        quoted = f'"{value}"'
-        for number, line in enumerate(self.lines, start=1):
-            if (after is None or number >= after) and quoted in line:
+        if self._quoted is None:
+            self._quoted = {}
+            for number, line in enumerate(self.lines, start=1):
+                for token in set(re.findall(r'"([^"\\]*)"', line)):
+                    self._quoted.setdefault(token, []).append(number)
+        for number in self._quoted.get(value, []):
+            if after is None or number >= after:
                 return number
         return None
 
