@@ -57,8 +57,10 @@ def shuffle(items: list[T], chooser: Chooser, why: str) -> list[T]:
 def enumerate_outcomes(run: Callable[[Chooser], T], limit: int = 10_000) -> Iterator[T]:
     """Run `run` once per combination of choices (depth-first), at most `limit` times.
 
-    Raises OverflowError when there are more than `limit` branches, so that a caller never
-    mistakes a partial enumeration for the whole set.
+    Raises OverflowError as soon as there are certainly more than `limit` branches (every
+    branch not yet run holds at least one outcome), before the branches are allocated, so
+    that a caller never mistakes a partial enumeration for the whole set and a big search
+    costs neither time nor memory.
     """
     stack: list[list[int]] = [[]]
     runs = 0
@@ -67,10 +69,11 @@ def enumerate_outcomes(run: Callable[[Chooser], T], limit: int = 10_000) -> Iter
         chooser = ScriptedChooser(prefix)
         result = run(chooser)
         runs += 1
-        if runs > limit:
+        # Branch on every choice made past the prefix (each later position starts at 0).
+        later = chooser.taken[len(prefix):]
+        if runs + len(stack) + sum(options - 1 for _, options in later) > limit:
             raise OverflowError(f"more than {limit} possible outcomes")
         yield result
-        # Branch on every choice made past the prefix (each later position starts at 0).
         for position in range(len(chooser.taken) - 1, len(prefix) - 1, -1):
             _, options = chooser.taken[position]
             base = [v for v, _ in chooser.taken[:position]]

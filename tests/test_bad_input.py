@@ -40,3 +40,27 @@ def test_bad_option_values_are_exit_2(args: list[str], capsys: pytest.CaptureFix
     assert main(["verify", "--only", "structure.one-active-game", *args]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and args[0] in err, err
+
+
+def test_outcomes_refuses_a_big_search_before_it_allocates_it(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """r9: 200 cards to shuffle have 200! orders; the first run already shows more than the
+    limit, so the refusal comes at once (it used to grow to 1.4 GB first)."""
+    import tracemalloc
+
+    tracemalloc.start()
+    code = main(["simulate", str(REGRESSIONS / "r9-outcomes-200.toml"), "--outcomes"])
+    _, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    assert code == 2
+    assert "more than 20000 possible outcomes" in capsys.readouterr().err
+    assert peak < 200 * 2**20  # bytes: far below what allocating the branches would take
+
+
+def test_enumeration_is_exact_below_the_limit() -> None:
+    from shahrazad.model.choices import enumerate_outcomes, shuffle
+
+    orders = list(enumerate_outcomes(lambda c: tuple(shuffle([1, 2, 3, 4], c, "t")), limit=24))
+    assert len(orders) == 24 == len(set(orders))
+    with pytest.raises(OverflowError):
+        list(enumerate_outcomes(lambda c: tuple(shuffle([1, 2, 3, 4], c, "t")), limit=23))
