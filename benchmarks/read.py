@@ -4,7 +4,8 @@ Not a test: run it by hand and read the medians.
     .venv/bin/python benchmarks/read.py [--sizes 2000,10000,50000] [--repeat 3]
 
 For each size N it writes a scenario of N cards (every card of one player in exile, as
-the audit's generator did), in TOML and in JSON, and times `load_scenario` on each. It
+the audit's generator did), in TOML and in JSON, and times `load_scenario` on each, with
+the structural check that `simulate` applies (`invariants.structure.problems`). It
 prints the median seconds, the cards read per second and the ratio of each size's time to
 the previous one's: a linear reader keeps the rate flat and the ratio near the ratio of
 the sizes.
@@ -19,6 +20,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from shahrazad.invariants.structure import problems
 from shahrazad.model.scenario import load_scenario
 
 
@@ -50,7 +52,7 @@ def main() -> None:
                 times = []
                 for _ in range(args.repeat):
                     start = time.perf_counter()
-                    load_scenario(path)
+                    load_scenario(path, check=problems)
                     times.append(time.perf_counter() - start)
                 median = statistics.median(times)
                 ratio = f"  x{median / previous:.1f}" if previous else ""

@@ -9,6 +9,7 @@ object outside the game, the parent of the outermost game) are the sentinels `NO
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
@@ -150,6 +151,7 @@ class Evaluator:
     def __init__(self, pre: Situation, post: Situation, binding: Binding):
         self.states = {"pre": pre, "post": post}
         self.binding = binding
+        self._cache: dict[str, frozenset[str]] = {}
         self.domains: dict[str, list[str]] = {
             "obj": sorted(_objects(pre, post)),
             "player": sorted(set(pre.players) | set(post.players)),
@@ -232,9 +234,80 @@ class Evaluator:
             return self.value(args[0], env) < self.value(args[1], env)
         if op in ("forall", "exists"):
             variables, body = args
-            results = (self.value(body, e) for e in self._envs(variables, env))
-            return all(results) if op == "forall" else any(results)
+            return self._quantify(op == "forall", variables, body, _guards(term), env)
         raise ValueError(f"unknown term {op}")
+
+    def _quantify(self, forall: bool, variables: tuple[Term, ...], body: Term,
+                  guards: tuple[tuple[Term, frozenset[str]], ...], env: dict[str, str]) -> bool:
+        """∀ or ∃ over `variables`, binding one variable at a time. A guard (a conjunct of
+        the premise of a ∀'s implication, or of an ∃'s conjunction) is read as soon as its
+        variables are bound: where it is false, no extension of the binding can matter, and
+        the rest of the enumeration is skipped. The same truth value as enumerating every
+        combination, at a cost that follows the situation's relations, not its size
+        raised to the number of variables."""
+        if not variables:
+            return bool(self.value(body, env))
+        name, sort = variables[0].args
+        ready = [g for g, free in guards if name in free and free <= {name, *env}]
+        pending = [(g, free) for g, free in guards if name in free and not free <= {name, *env}]
+        for value in self._candidates(sort, name, pending, env):
+            bound = {**env, name: value}
+            if not all(self.value(g, bound) for g in ready):
+                continue
+            if self._quantify(forall, variables[1:], body, guards, bound) != forall:
+                return not forall
+        return forall
+
+    def _candidates(self, sort: str, name: str, pending: list[tuple[Term, frozenset[str]]],
+                    env: dict[str, str]) -> list[str]:
+        """The values worth trying for `name`: where a pending guard is a relation between
+        objects (what effects act on) and `name` is its effect, only the effects that act on
+        something can satisfy it."""
+        for guard, _ in pending:
+            if (guard.op == "attr" and guard.args[1] == "affects"
+                    and guard.args[2][0] == Term("var", (name, sort), sort)):
+                return [v for v in self.domains[sort]
+                        if v in self._acting(guard.args[0])]
+        return self.domains[sort]
+
+    def _acting(self, when: str) -> frozenset[str]:
+        key = f"acting:{when}"
+        if key not in self._cache:
+            state = self.states[when]
+            self._cache[key] = frozenset(e for item in state.objects.values()
+                                         for e in item.affected_by)
+        return self._cache[key]
+
+
+@functools.lru_cache(maxsize=4096)
+def _guards(term: Term) -> tuple[tuple[Term, frozenset[str]], ...]:
+    """The conjuncts that must hold for a binding to matter in the quantifier `term`, each
+    with its free variables: the premise of a ∀'s implication, the conjuncts of an ∃."""
+    body = term.args[1]
+    if term.op == "forall":
+        if body.op != "implies":
+            return ()
+        body = body.args[0]
+    conjuncts = body.args if body.op == "and" else (body,)
+    return tuple((c, _free(c)) for c in conjuncts if isinstance(c, Term))
+
+
+def _free(term: Term) -> frozenset[str]:
+    """The variables of `term` that no quantifier inside it binds."""
+    if term.op == "var":
+        return frozenset((term.args[0],))
+    if term.op in ("forall", "exists"):
+        variables, body = term.args
+        return _free(body) - {v.args[0] for v in variables}
+    out: frozenset[str] = frozenset()
+    for arg in term.args:
+        if isinstance(arg, Term):
+            out |= _free(arg)
+        elif isinstance(arg, tuple):
+            for item in arg:
+                if isinstance(item, Term):
+                    out |= _free(item)
+    return out
 
 
 def _objects(*states: Situation) -> set[str]:

@@ -220,7 +220,7 @@ def _place_problems(s: Situation) -> list[str]:
                            "for it")
         elif here not in s.zones:
             out.append(f"{obj_id} is said to be in {here}, which does not exist (CR 400.1)")
-        elif obj_id not in s.zones[here]:
+        elif here not in zones:
             out.append(f"{obj_id} is said to be in {here} but is not listed there (CR 400.1)")
     for obj_id in s.where:
         if obj_id not in s.objects:

@@ -64,3 +64,13 @@ def test_enumeration_is_exact_below_the_limit() -> None:
     assert len(orders) == 24 == len(set(orders))
     with pytest.raises(OverflowError):
         list(enumerate_outcomes(lambda c: tuple(shuffle([1, 2, 3, 4], c, "t")), limit=23))
+
+
+def test_simulate_refuses_a_situation_the_model_calls_invalid(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """r8: the reader applies the structure the model states (invariants.structure)."""
+    path = REGRESSIONS / "r8-card-outside-among-other-players-cards.toml"
+    assert main(["simulate", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"shahrazad: {path}:7: the situation is not one the rules allow: ")
+    assert "400.11" in err and err.count("\n") == 1

@@ -15,6 +15,7 @@ from typing import Any
 
 import click
 
+from shahrazad.invariants.structure import problems
 from shahrazad.model.choices import SeededChooser, enumerate_outcomes
 from shahrazad.model.errors import IllegalEvent, InputError, ShahrazadError
 from shahrazad.model.interpreter import Interpreter
@@ -107,7 +108,7 @@ def simulate(scenario: str, fmt: str, seed: int | None, rulebook_path: str | Non
              edition: str | None, outcomes: bool) -> None:
     """Run a scenario's events and print the trace, each step citing its rule."""
     rulebook = _rulebook(rulebook_path)
-    sc = load_scenario(scenario)
+    sc = load_scenario(scenario, check=problems)
     edition = _edition(rulebook, edition)
     seed = seed if seed is not None else (sc.seed if sc.seed is not None else 0)
     _, (final, trace) = _run(sc, rulebook, seed, edition)
@@ -165,7 +166,7 @@ def graph(scenario: str, after: int | None, fmt: str, output: str | None, seed: 
     from shahrazad.model.graph import render, to_dot
 
     rulebook = _rulebook(rulebook_path)
-    sc = load_scenario(scenario)
+    sc = load_scenario(scenario, check=problems)
     if after is not None and not 0 <= after <= len(sc.events):
         raise click.BadParameter(f"the scenario has {len(sc.events)} events", param_hint="--after")
     seed = seed if seed is not None else (sc.seed if sc.seed is not None else 0)
