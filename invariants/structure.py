@@ -128,6 +128,9 @@ def _game_problems(s: Situation) -> list[str]:
                        "game (CR 728.1a)")
         if game.parent == game.id:
             out.append(f"game {game.id} is its own main game (CR 728.1a)")
+        if game.range_of_influence is not None and game.range_of_influence < 0:
+            out.append(f"game {game.id} has a range of influence of {game.range_of_influence}; "
+                       "a range is a number of seats, 0 or more (CR 801.2)")
     cyclic = _in_cycle(s)
     if cyclic:
         out.append(f"the main-game links form a cycle through {', '.join(cyclic)} (CR 728.6)")

@@ -60,6 +60,10 @@ def a_create(interp: Interpreter, state: Situation, ctx: Context, active: Game) 
     obj_id = ctx.event.get("id") or state.fresh_id(kind)
     if obj_id in state.objects:
         raise IllegalEvent(f"create: an object {obj_id!r} already exists")
+    if obj_id in state.names_in_use():
+        raise IllegalEvent(f"create: {obj_id!r} already names something of this situation (a "
+                           "game, a waiting trigger, a mark, a creator or an effect's target); "
+                           "a created object is a new object with a new name", rule="109.1")
     copy_of = ctx.event.get("copy-of")
     if copy_of is not None and copy_of not in state.objects:
         raise IllegalEvent(f"create: copy-of names no object {copy_of!r}")

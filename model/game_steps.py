@@ -325,11 +325,13 @@ def _role(ctx: Context, role: str) -> str:
 
 
 def in_range(players: list[str], controller: str, reach: int) -> list[str]:
-    """Players within `reach` seats of `controller` (CR 801.2), in seat order."""
+    """Players within `reach` seats of `controller` (CR 801.2), in seat order; a player is
+    always within their own range of influence (CR 801.2b), whatever `reach` says."""
     if controller not in players:
         return list(players)
     n, here = len(players), players.index(controller)
-    return [p for i, p in enumerate(players) if min((i - here) % n, (here - i) % n) <= reach]
+    return [p for i, p in enumerate(players)
+            if p == controller or min((i - here) % n, (here - i) % n) <= reach]
 
 
 def _owner(state: Situation, trigger: Trigger) -> str:

@@ -129,15 +129,37 @@ class Situation:
                     other.affected_by = [e for e in other.affected_by if e != obj_id]
         return before
 
+    def names_in_use(self) -> set[str]:
+        """Every name the situation uses for something: objects, games (live, ended, or named
+        by a zone or a counter record), and every name a game or an object remembers (waiting
+        triggers, resolved spells, began-in-deck marks, creators, subgame results, the
+        effects acting on an object or a player), whether or not it is an object now.
+
+        This is the one notion of "a new object" (CR 109.1, 400.7: an object that comes into
+        being is a new object, with no history): a name outside this set, and only such a
+        name, may be given to an object that is created, as the z3 encoding assumes too
+        (`proofs.encode.Encoder.fresh_object`)."""
+        used = set(self.objects) | set(self.games) | {e.id for e in self.ended}
+        used |= {z.game for z in self.zones if z.game is not None}
+        used |= {g for g, _ in self.player_counters}
+        for game in self.games.values():
+            used |= {t.id for t in game.pending_triggers}
+            used |= set(game.resolved) | set(game.began_in_deck) | set(game.subgame_results)
+            if game.created_by is not None:
+                used.add(game.created_by)
+        for obj in self.objects.values():
+            used |= set(obj.affected_by)
+        for effects in self.player_effects.values():
+            used |= set(effects)
+        return used
+
     def fresh_id(self, prefix: str) -> str:
+        """A new name `PREFIXn`, outside `names_in_use`."""
+        used = self.names_in_use()
         while True:
             self.serial += 1
             candidate = f"{prefix}{self.serial}"
-            used = (candidate in self.objects or candidate in self.games
-                    or any(e.id == candidate for e in self.ended)
-                    or any(z.game == candidate for z in self.zones)
-                    or any(g == candidate for g, _ in self.player_counters))
-            if not used:
+            if candidate not in used:
                 return candidate
 
     # ---- games --------------------------------------------------------------------------

@@ -1,0 +1,85 @@
+"""The audit's seven false proofs (`tests/regressions/s1`-`s7`, copied from the project's
+reproducers): `verify` proved an obligation that the interpreter broke on a situation
+every structure invariant accepted. The root cause was two notions of "a new object" (and,
+for s6, a range of influence that left out the player whose range it is). Each is now a
+regression test: the interpreter either refuses the event, or keeps the invariant that
+was falsely proved.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from shahrazad.invariants.catalog import by_id
+from shahrazad.invariants.concrete import Evaluator
+from shahrazad.invariants.structure import problems
+from shahrazad.model.choices import SeededChooser
+from shahrazad.model.errors import IllegalEvent, InputError
+from shahrazad.model.interpreter import Interpreter
+from shahrazad.model.rulebook import official
+from shahrazad.model.scenario import load_scenario
+from shahrazad.model.state import Situation
+from shahrazad.proofs.amendment import load_amendment
+from shahrazad.proofs.counterexample import binding_of
+
+REGRESSIONS = Path(__file__).resolve().parent / "regressions"
+
+# file, the obligation verify proved, and what the interpreter now does with the event.
+CASES = [
+    ("s1-create-id-of-waiting-trigger.toml", "structure.waiting-triggers", "refused"),
+    ("s2-start-subgame-fresh-id-collides.toml", "structure.waiting-triggers", "kept"),
+    ("s3-bring-in-trigger-id-collides.toml", "structure.waiting-triggers", "kept"),
+    ("s4-create-id-with-began-in-deck-mark.toml", "structure.decks", "refused"),
+    ("s5-create-effect-id-already-acting.toml", "structure.effects-in-own-game", "refused"),
+    ("s7-bring-in-trigger-not-new.toml", "bring.leave-triggers-wait", "kept"),
+]
+
+
+@pytest.mark.parametrize("name,invariant,fate", CASES, ids=[c[0][:2] for c in CASES])
+def test_no_false_proof(name: str, invariant: str, fate: str) -> None:
+    scenario = load_scenario(REGRESSIONS / name, check=problems)
+    interpreter = Interpreter(official(), SeededChooser(scenario.seed or 0))
+    (event,) = scenario.events
+    if fate == "refused":
+        with pytest.raises(IllegalEvent, match="a new object with a new name"):
+            interpreter.step(scenario.situation, event)
+        return
+    outcome = interpreter.step(scenario.situation, event)
+    evaluator = Evaluator(scenario.situation, outcome.situation, binding_of(outcome))
+    assert evaluator.holds(by_id(invariant).term)
+    assert problems(outcome.situation) == []
+
+
+def test_s7_the_new_trigger_waits_beside_the_old_one() -> None:
+    scenario = load_scenario(REGRESSIONS / "s7-bring-in-trigger-not-new.toml")
+    outcome = Interpreter(official()).step(scenario.situation, scenario.events[0])
+    waiting = [t.id for t in outcome.situation.games["main"].pending_triggers]
+    assert len(waiting) == len(set(waiting)) == 2
+
+
+def test_s6_a_negative_range_is_refused_and_the_controller_is_always_in_range() -> None:
+    with pytest.raises(InputError, match="range-of-influence must be a whole number, 0 or more"):
+        load_scenario(REGRESSIONS / "s6-negative-range-restart.toml")
+    from shahrazad.model.game_steps import in_range
+
+    assert in_range(["Ann", "Bob", "Cat"], "Bob", -1) == ["Bob"]  # CR 801.2b
+    assert in_range(["Ann", "Bob", "Cat", "Dan", "Eve"], "Ann", 1) == ["Ann", "Bob", "Eve"]
+    rulebook = load_amendment(REGRESSIONS / "a1-no-range.amendment.toml").apply(official())
+    assert rulebook is not None
+
+
+def test_a_range_below_zero_is_a_structural_fault() -> None:
+    scenario = load_scenario(REGRESSIONS / "s2-start-subgame-fresh-id-collides.toml")
+    situation: Situation = scenario.situation
+    next(iter(situation.games.values())).range_of_influence = -1
+    assert any("range of influence of -1" in p for p in problems(situation))
+
+
+def test_every_name_in_use_is_refused_to_a_created_object() -> None:
+    scenario = load_scenario(REGRESSIONS / "s5-create-effect-id-already-acting.toml")
+    situation = scenario.situation
+    fresh = situation.copy().fresh_id("effect")
+    assert fresh not in situation.names_in_use()
+    assert "eff9" in situation.names_in_use()
