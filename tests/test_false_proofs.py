@@ -11,7 +11,6 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
 from shahrazad.invariants.catalog import by_id
 from shahrazad.invariants.concrete import Evaluator
 from shahrazad.invariants.structure import problems
