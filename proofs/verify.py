@@ -232,11 +232,39 @@ def _possible(rulebook: Rulebook, ob: Obligation, timeout: float, bound: int) ->
                   reason="no situation allows it under this rulebook", counterexample=scenario)
 
 
+def rules_bound(rulebook: Rulebook, ob: Obligation) -> int:
+    """The smallest bound that sees the rules' own numbers: one more than the largest number
+    that the invariant or the steps of the event's clauses use (8 for the seven-card rules
+    of 728.3 and 726.3), so that a library of exactly that many cards fits in the universe."""
+    numbers = [t.args[0] for t in ob.invariant.term.walk()
+               if t.op == "int" and isinstance(t.args[0], int)]
+    for clause in rulebook.on(ob.event):
+        for step in clause.steps:
+            numbers += _numbers(step.args)
+    return max(numbers, default=0) + 1
+
+
+def _numbers(value: object) -> list[int]:
+    if isinstance(value, bool):
+        return []
+    if isinstance(value, int):
+        return [value]
+    if isinstance(value, dict):
+        return [n for v in value.values() for n in _numbers(v)]
+    if isinstance(value, (list, tuple)):
+        return [n for v in value for n in _numbers(v)]
+    return []
+
+
 def prove(rulebook: Rulebook, ob: Obligation, timeout: float = DEFAULT_TIMEOUT,
           bound: int = DEFAULT_BOUND, minimise_cex: bool = True) -> Result:
-    """Decide one obligation: proved, refuted (with a replayed counterexample) or unknown."""
+    """Decide one obligation: proved, refuted (with a replayed counterexample) or unknown.
+
+    An invariant that counts cards is decided up to a bound, never below `rules_bound`."""
     if ob.invariant.kind == "possible":
         return _possible(rulebook, ob, timeout, bound)
+    if ob.invariant.bounded:
+        bound = max(bound, rules_bound(rulebook, ob))
     start = time.perf_counter()
     notes: list[str] = []
     tried_bound: int | None = None

@@ -193,7 +193,9 @@ def graph(scenario: str, after: int | None, fmt: str, output: str | None, seed: 
 @click.option("--timeout", type=SECONDS, default=5.0, show_default=True,
               help="Seconds per solver call before an obligation is unknown.")
 @click.option("--bound", type=click.IntRange(min=1), default=3, show_default=True,
-              help="Objects, players and games in the finite universes of bounded checks.")
+              help="Objects, players and games in the finite universes of bounded checks; "
+              "an invariant that counts cards is checked up to at least one more than the "
+              "rules' own numbers (8 for the seven-card rules).")
 @click.option("--no-minimise", is_flag=True, help="Show counterexamples as found.")
 @click.option("--jobs", type=click.IntRange(min=1), default=None,
               help="Processes to prove in (default: one per core).")
