@@ -127,10 +127,21 @@ def scenario_tables(draw: st.DrawFn, max_players: int = 4, max_cards: int = 12,
     cards: list[dict[str, Any]] = []
     objects: list[dict[str, Any]] = []
     serial = 0
+    taken: set[str] = set()
 
     def next_id(prefix: str) -> str:
+        """A new name; often one the interpreter would give to what it makes next (its
+        own prefixes: trigger1, spell1, token2, ...), so that a generated situation can
+        hold every name an event might want for a new object."""
         nonlocal serial
+        own = _OWN_PREFIXES.get(prefix)
+        if own is not None and draw(st.integers(0, 2)) == 0:
+            name = f"{own}{draw(st.integers(1, 3))}"
+            if name not in taken:
+                taken.add(name)
+                return name
         serial += 1
+        taken.add(f"{prefix}{serial}")
         return f"{prefix}{serial}"
 
     # The chain of games; a player who left a game is in no game below it (CR 800.4a).
@@ -150,7 +161,7 @@ def scenario_tables(draw: st.DrawFn, max_players: int = 4, max_cards: int = 12,
         if chosen:
             g["variants"] = list(chosen)
         if "limited-range" in chosen:
-            g["range-of-influence"] = draw(st.integers(1, 2))
+            g["range-of-influence"] = draw(st.integers(0, 3))
         if draw(st.booleans()):
             g["starting-player"] = draw(st.sampled_from(in_game))
         if level > 0:
@@ -292,7 +303,26 @@ def scenario_tables(draw: st.DrawFn, max_players: int = 4, max_cards: int = 12,
     if draw(st.integers(0, 4)) == 0:
         data["ended"] = [{"id": "earlier", "result": "win",
                           "winners": [draw(st.sampled_from(players))], "players": players}]
+    # Names that are remembered but are no object now (dangling, as the rules allow): an
+    # effect that acted on a card and ceased, a mark of a card that began a game in a deck
+    # and left it; often with the interpreter's own names.
+    if cards and draw(st.integers(0, 3)) == 0:
+        target = draw(st.sampled_from(cards))
+        target.setdefault("affected-by", []).append(
+            draw(st.sampled_from(("effect1", "effect2", "gone-effect"))))
+    if len(games) > 1 and draw(st.integers(0, 3)) == 0:
+        mark = draw(st.sampled_from(("token1", "card1", "gone-plane")))
+        if mark not in taken:
+            games[-1].setdefault("began-in-deck", {})[mark] = "planar"
+    # Extreme numbers the format allows.
+    if counters and draw(st.integers(0, 5)) == 0:
+        counters[0]["count"] = draw(st.sampled_from((2**31, 2**62, 2**63 - 1)))
     return data
+
+
+# The prefixes of the interpreter's own fresh names, by the prefix used here.
+_OWN_PREFIXES = {"waiting": "trigger", "creator": "spell", "tok": "token", "eff": "effect",
+                 "cop": "copy", "emb": "emblem", "abi": "ability"}
 
 
 def _read(data: dict[str, Any]) -> Situation:
