@@ -1,0 +1,159 @@
+"""The rule-defined events: their parameters and preconditions, before any clause runs.
+
+Each event whose behaviour the rulebook defines (`model.language.EVENT_ROLES`: starting
+and ending a subgame, restarting the game, bringing a card in from outside the game, an
+effect acting) has parameters (the card, the player, the result, ...) and preconditions,
+the same checks the interpreter makes before it runs the clauses; the rulebook's
+permissions and prohibitions widen or narrow them. Each function here declares them on
+the encoder (`encode.Encoder`: constraints, parameters, the game roles it binds) and
+returns the state the clauses start from; bringing a card in and an effect acting also
+change the state themselves (400.11b, 611.1). `RULE_EVENTS` maps each event's name to
+its function; the in-game actions, which no clause acts on, are in `actions`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+import z3
+from shahrazad.model.objects import PLAYER_ZONES
+
+from .symbolic import SymState
+
+if TYPE_CHECKING:
+    from .encode import Encoder
+
+BRING_IN_ZONES = ("library", "hand", "graveyard", "battlefield", "exile", "command", "stack")
+
+
+def e_start_subgame(enc: Encoder, pre: SymState, active: Any) -> SymState:
+    u = enc.u
+    if enc.rb.grants("start-subgame", "permit", "nested-subgame") is None:
+        enc.constraints.append(z3.Not(pre.get("has_parent", active)))
+    creator = u.const("via", "obj")
+    by = u.const("by", "player")
+    enc.constraints += [creator != u.noobj, enc.inside(pre, creator),
+                        pre.get("game", creator) == active,
+                        pre.get("zone", creator) == enc.z("stack"),
+                        pre.get("plays", active, by)]
+    enc.params.update(creator=creator, by=by, controller=by)
+    enc.bind("main", active)
+    return pre
+
+
+def e_end_subgame(enc: Encoder, pre: SymState, active: Any) -> SymState:
+    u = enc.u
+    result = u.const("result", "result")
+    winners = z3.Array("winners", u.sorts["player"], u.sorts["bool"])
+    p = u.const("p", "player")
+    enc.constraints += [
+        pre.get("has_parent", active),
+        z3.Or(result == u.enum("result", "win"), result == u.enum("result", "draw"),
+              result == u.enum("result", "none")),
+        enc.u.forall([p], z3.Implies(z3.Select(winners, p), pre.get("plays", active, p))),
+        (result == u.enum("result", "win")) == enc.u.exists([p], z3.Select(winners, p)),
+    ]
+    creator = z3.If(pre.get("has_creator", active), pre.get("created_by", active), u.noobj)
+    enc.params.update(result=result, winners=winners, creator=creator)
+    enc.bind("subgame", active)
+    enc.bind("main", pre.get("parent", active))
+    return pre
+
+
+def e_restart(enc: Encoder, pre: SymState, active: Any) -> SymState:
+    u = enc.u
+    controller = u.const("controller", "player")
+    exempt = z3.Array("exempt", u.sorts["obj"], u.sorts["bool"])
+    then = z3.Bool("then-battlefield", u.ctx)
+    o = u.const("o", "obj")
+    enc.constraints += [
+        pre.get("plays", active, controller),
+        enc.u.forall([o], z3.Implies(z3.Select(exempt, o), z3.And(
+            enc.inside(pre, o), pre.get("game", o) == active,
+            pre.get("kind", o) == u.enum("kind", "card")))),
+    ]
+    enc.params.update(controller=controller, exempt=exempt, then=then)
+    enc.bind("restarted", active)
+    enc.bind("main", pre.get("parent", active), pre.get("has_parent", active))
+    return pre
+
+
+def e_bring_in(enc: Encoder, pre: SymState, active: Any) -> SymState:
+    u = enc.u
+    card = u.const("card", "obj")
+    to = u.const("to", "zone")
+    by = u.const("by", "player")
+    inside = enc.inside(pre, card)
+    source = pre.get("game", card)
+    allowed_from = [z3.Not(inside)]
+    if enc.rb.grants("bring-in", "permit", "bring-in-from-main-game") is not None:
+        allowed_from.append(z3.And(inside, source != active, pre.get("live", source)))
+    enc.constraints += [
+        card != u.noobj, pre.get("exists", card), pre.get("kind", card) == u.enum("kind", "card"),
+        z3.Or(*allowed_from), z3.Not(pre.get("phased_out", card)),
+        z3.Or(*(to == enc.z(k) for k in BRING_IN_ZONES)), pre.get("plays", active, by),
+        z3.Or(pre.get("ctype", card) == u.enum("ctype", "traditional"),
+              to == enc.z("command")),
+        pre.get("plays", active, pre.get("owner", card)),
+    ]
+    enc.params.update(card=card, to=to, by=by, controller=by)
+    enc.bind("source", source, inside)
+    # The card moves (400.11b) before the clauses run, as in the interpreter.
+    o = u.const("o", "obj")
+    this = o == card
+    player_zone = z3.Or(*(to == enc.z(k) for k in PLAYER_ZONES))
+    return enc.next_state(
+        pre, "bring-in: the card moves (400.11b)",
+        zone=z3.Lambda([o], z3.If(this, to, pre.get("zone", o))),
+        game=z3.Lambda([o], z3.If(this, active, pre.get("game", o))),
+        zone_player=z3.Lambda([o], z3.If(this, z3.If(player_zone, pre.get("owner", card),
+                                                     u.nobody),
+                                         pre.get("zone_player", o))),
+        zone_deck=z3.Lambda([o], z3.If(this, u.enum("deck", "none"), pre.get("zone_deck", o))),
+        has_counters=z3.Lambda([o], z3.If(this, enc.false(), pre.get("has_counters", o))),
+        phased_out=z3.Lambda([o], z3.If(this, enc.false(), pre.get("phased_out", o))),
+        controller=z3.Lambda([o], z3.If(this, by, pre.get("controller", o))),
+        **enc.forget(pre, o, this, enc.false()),
+    )
+
+
+def e_affect(enc: Encoder, pre: SymState, active: Any) -> SymState:
+    u = enc.u
+    effect = u.const("effect", "obj")
+    target = u.const("target", "obj")
+    target_player = u.const("target-player", "player")
+    on_player = z3.Bool("on-player", u.ctx)
+    e_game = pre.get("game", effect)
+    enc.constraints += [
+        effect != u.noobj, pre.get("exists", effect),
+        pre.get("kind", effect) == u.enum("kind", "effect"),
+        z3.Or(on_player, z3.And(target != u.noobj, pre.get("exists", target))),
+        z3.Or(z3.Not(on_player), target_player != u.nobody),
+    ]
+    if enc.rb.grants("affect", "forbid", "cross-game-effects") is not None:
+        enc.constraints.append(z3.And(e_game == active, z3.If(
+            on_player, pre.get("plays", e_game, target_player),
+            z3.And(enc.inside(pre, target), pre.get("game", target) == e_game))))
+    enc.params.update(effect=effect, target=target, target_player=target_player,
+                      on_player=on_player)
+    e = u.const("e", "obj")
+    o = u.const("o", "obj")
+    p = u.const("p", "player")
+    return enc.next_state(
+        pre, "affect: the effect acts (611.1)",
+        affects=z3.Lambda([e, o], z3.Or(pre.get("affects", e, o), z3.And(
+            z3.Not(on_player), e == effect, o == target))),
+        affects_player=z3.Lambda([e, p], z3.Or(pre.get("affects_player", e, p), z3.And(
+            on_player, e == effect, p == target_player))))
+
+
+# Each rule-defined event, by name: a function of the encoder, the pre-state and the
+# active game, returning the state the event's clauses start from.
+RULE_EVENTS: dict[str, Callable[[Encoder, SymState, Any], SymState]] = {
+    "start-subgame": e_start_subgame,
+    "end-subgame": e_end_subgame,
+    "restart": e_restart,
+    "bring-in": e_bring_in,
+    "affect": e_affect,
+}

@@ -1,0 +1,351 @@
+"""Game steps: the rulebook's steps that act on games, players and permissions.
+
+A step without a `select` names one action of `model.language.GAME_ACTIONS` and its
+arguments: create a game, suspend or resume one, end it, destroy its zones, choose its
+starting player, queue and release triggers, copy counters, and so on. Each is a
+function of the encoder (`encode.Encoder`), the state before the step, the step's
+arguments and its label, returning the state after it. `GAME_STEPS` maps each action,
+spelt as in the rulebook ("create-game", "finish-resolving", ...), to its function; the
+encoder dispatches through it. A step naming a game role that no clause bound raises
+`encode._Unbound` (through `Encoder.game_of`): the interpreter refuses such an event.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+import z3
+
+from .symbolic import SymState
+
+if TYPE_CHECKING:
+    from .encode import Encoder
+
+
+def _set_game(s: SymState, attribute: str, game: Any, value: Any) -> Any:
+    return z3.Store(s.arrays[attribute], game, value)
+
+
+def g_permit(enc: Encoder, s: SymState, args: dict[str, Any], label: str) -> SymState:
+    return s
+
+
+g_forbid = g_permit  # a prohibition, like a permission, acts through the events that consult it
+
+
+def g_shuffle(enc: Encoder, s: SymState, args: dict[str, Any], label: str) -> SymState:
+    return s  # order within zones is not part of the symbolic state
+
+
+def g_create_game(enc: Encoder, s: SymState, args: dict[str, Any], label: str) -> SymState:
+    u = enc.u
+    src = enc.role(args["players"])
+    if src is None:
+        enc.unsupported.append(f"{label}: create-game from an unbound role")
+        return s
+    src_game, _ = src
+    new = u.fresh("new-game", "game")
+    o = u.const("o", "obj")
+    g = u.const("g", "game")
+    p = u.const("p", "player")
+    enc.constraints += [
+        new != u.nogame, z3.Not(s.get("present", new)), z3.Not(s.get("live", new)),
+        enc.u.forall([o], z3.Implies(s.get("exists", o), z3.And(s.get("game", o) != new,
+                                                             s.get("origin", o) != new))),
+        enc.u.forall([g], z3.Implies(s.get("present", g), s.get("parent", g) != new)),
+    ]
+    parent_role = args["parent"]
+    if parent_role == "parent-of-restarted":
+        has_parent = s.get("has_parent", src_game)
+        parent = s.get("parent", src_game)
+    elif parent_role == "none":
+        has_parent, parent = enc.false(), u.nogame
+    else:
+        pr = enc.role(parent_role)
+        has_parent, parent = (enc.true(), pr[0]) if pr else (enc.false(), u.nogame)
+    plays = s.get("plays", src_game, p)
+    if enc.event == "restart" and enc.rb.grants("restart", "permit",
+                                                "restart-ignores-range") is None:
+        in_range = z3.Function("in_range", u.sorts["game"], u.sorts["player"],
+                               u.sorts["player"], u.sorts["bool"])
+        enc.params["in_range"] = (in_range, src_game)
+        ctrl = enc.params["controller"]
+        enc.constraints.append(in_range(src_game, ctrl, ctrl))
+        plays = z3.And(plays, z3.Or(z3.Not(s.get("limited_range", src_game)),
+                                    in_range(src_game, ctrl, p)))
+    zero = z3.IntVal(0, u.ctx)
+    none_deck = u.enum("deck", "none")
+
+    def row(attribute: str, value: Any) -> Any:
+        return z3.Lambda([g, p], z3.If(g == new, value, s.get(attribute, g, p)))
+
+    def obj_row(attribute: str, value: Any) -> Any:
+        return z3.Lambda([g, o], z3.If(g == new, value, s.get(attribute, g, o)))
+
+    creator = enc.params.get("creator", u.noobj) if enc.event == "start-subgame" else u.noobj
+    changes = {
+        "present": _set_game(s, "present", new, enc.true()),
+        "live": _set_game(s, "live", new, enc.true()),
+        "active": _set_game(s, "active", new, enc.true()),
+        "suspended": _set_game(s, "suspended", new, enc.false()),
+        "has_parent": _set_game(s, "has_parent", new, has_parent),
+        "parent": _set_game(s, "parent", new, z3.If(has_parent, parent, u.nogame)),
+        "depth": _set_game(s, "depth", new, z3.If(has_parent,
+                                                  s.get("depth", parent) + 1, zero)),
+        "result": _set_game(s, "result", new, u.enum("result", "running")),
+        "has_creator": _set_game(s, "has_creator", new,
+                                 z3.BoolVal(enc.event == "start-subgame", u.ctx)),
+        "created_by": _set_game(s, "created_by", new, creator),
+        "limited_range": _set_game(s, "limited_range", new,
+                                   s.get("limited_range", src_game)),
+        "plays": z3.Lambda([g, p], z3.If(g == new, plays, s.get("plays", g, p))),
+        "counters": row("counters", zero),
+        "starts": row("starts", enc.false()),
+        "doomed": row("doomed", enc.false()),
+        "began_in_deck": obj_row("began_in_deck", none_deck),
+        "waiting": obj_row("waiting", enc.false()),
+        "resolved": obj_row("resolved", enc.false()),
+    }
+    enc.bind(args["game"], new)
+    return enc.next_state(s, label, **changes)
+
+
+def _status(enc: Encoder, s: SymState, game: Any, **values: bool) -> dict[str, Any]:
+    return {k: _set_game(s, k, game, z3.BoolVal(v, enc.u.ctx)) for k, v in values.items()}
+
+
+def g_suspend(enc: Encoder, s: SymState, args: dict[str, Any], label: str) -> SymState:
+    game = enc.game_of(args["_"])
+    return enc.next_state(s, label, **_status(enc, s, game, active=False, suspended=True))
+
+
+def g_resume(enc: Encoder, s: SymState, args: dict[str, Any], label: str) -> SymState:
+    game = enc.game_of(args["_"])
+    return enc.next_state(s, label, **_status(enc, s, game, active=True, suspended=False))
+
+
+def g_end_game(enc: Encoder, s: SymState, args: dict[str, Any], label: str) -> SymState:
+    game = enc.game_of(args["game"])
+    value = (enc.u.enum("result", "restarted") if args["result"] == "restarted"
+             else enc.params["result"])
+    changes = _status(enc, s, game, live=False, active=False, suspended=False)
+    changes["result"] = _set_game(s, "result", game, value)
+    return enc.next_state(s, label, **changes)
+
+
+def g_destroy_zones(enc: Encoder, s: SymState, args: dict[str, Any], label: str) -> SymState:
+    """The game's record goes: what the concrete reading says of a game that is gone."""
+    u = enc.u
+    game = enc.game_of(args["_"])
+    g = u.const("g", "game")
+    p = u.const("p", "player")
+    o = u.const("o", "obj")
+    changes = _status(enc, s, game, present=False, live=False, active=False, suspended=False,
+                      has_parent=False, has_creator=False, limited_range=False)
+    changes["parent"] = _set_game(s, "parent", game, u.nogame)
+    changes["depth"] = _set_game(s, "depth", game, z3.IntVal(0, u.ctx))
+    changes["created_by"] = _set_game(s, "created_by", game, u.noobj)
+    for attribute in ("plays", "starts", "doomed"):
+        changes[attribute] = z3.Lambda([g, p], z3.If(g == game, enc.false(),
+                                                     s.get(attribute, g, p)))
+    for attribute in ("waiting", "resolved"):
+        changes[attribute] = z3.Lambda([g, o], z3.If(g == game, enc.false(),
+                                                     s.get(attribute, g, o)))
+    changes["began_in_deck"] = z3.Lambda([g, o], z3.If(g == game, u.enum("deck", "none"),
+                                                       s.get("began_in_deck", g, o)))
+    return enc.next_state(s, label, **changes)
+
+
+def g_starting_player(enc: Encoder, s: SymState, args: dict[str, Any], label: str) -> SymState:
+    u = enc.u
+    game = enc.game_of(args["game"])
+    g = u.const("g", "game")
+    p = u.const("p", "player")
+    if args["choose"] == "random":
+        chosen = u.fresh("starting", "player")
+        enc.params.setdefault("random_starting", []).append(chosen)
+        q = u.const("q", "player")
+        enc.constraints.append(z3.Or(s.get("plays", game, chosen),
+                                     enc.u.forall([q], z3.Not(s.get("plays", game, q)))))
+        condition = s.get("plays", game, chosen)
+    else:
+        chosen = enc.params["controller"]
+        condition = enc.true()
+    starts = z3.Lambda([g, p], z3.If(z3.And(g == game, condition), p == chosen,
+                                     s.get("starts", g, p)))
+    return enc.next_state(s, label, starts=starts)
+
+
+def g_short_library(enc: Encoder, s: SymState, args: dict[str, Any], label: str) -> SymState:
+    u = enc.u
+    game = enc.game_of(args["game"])
+    g = u.const("g", "game")
+    p = u.const("p", "player")
+    doomed = z3.Lambda([g, p], z3.If(g == game, z3.And(
+        s.get("plays", game, p),
+        s.get("library_size", game, p) < z3.IntVal(int(args["minimum"]), u.ctx)),
+        s.get("doomed", g, p)))
+    return enc.next_state(s, label, doomed=doomed)
+
+
+def g_cease_player_counters(enc: Encoder, s: SymState, args: dict[str, Any], label: str) -> SymState:
+    u = enc.u
+    game = enc.game_of(args["_"])
+    g = u.const("g", "game")
+    p = u.const("p", "player")
+    counters = z3.Lambda([g, p], z3.If(g == game, z3.IntVal(0, u.ctx), s.get("counters", g, p)))
+    return enc.next_state(s, label, counters=counters)
+
+
+def g_copy_player_counters(enc: Encoder, s: SymState, args: dict[str, Any], label: str) -> SymState:
+    u = enc.u
+    source, target = enc.game_of(args["from"]), enc.game_of(args["to"])
+    g = u.const("g", "game")
+    p = u.const("p", "player")
+    counters = z3.Lambda([g, p], z3.If(z3.And(g == target, s.get("plays", target, p)),
+                                       s.get("counters", source, p), s.get("counters", g, p)))
+    return enc.next_state(s, label, counters=counters)
+
+
+def g_finish_resolving(enc: Encoder, s: SymState, args: dict[str, Any], label: str) -> SymState:
+    u = enc.u
+    game = enc.game_of(args["_"])
+    c = enc.params.get("creator", u.noobj)
+    has = c != u.noobj
+    o = u.const("o", "obj")
+    g = u.const("g", "game")
+    on_stack = z3.And(has, enc.inside(s, c), s.get("game", c) == game,
+                      s.get("zone", c) == enc.z("stack"))
+    is_card = s.get("kind", c) == u.enum("kind", "card")
+    to_grave = z3.And(on_stack, is_card, s.get("plays", game, s.get("owner", c)))
+    ceases = z3.And(on_stack, z3.Not(is_card))
+    this = o == c
+    changes = {
+        "resolved": z3.Lambda([g, o], z3.If(z3.And(has, g == game, this), enc.true(),
+                                            s.get("resolved", g, o))),
+        "exists": z3.Lambda([o], z3.If(z3.And(this, ceases), enc.false(), s.get("exists", o))),
+        "zone": z3.Lambda([o], z3.If(z3.And(this, to_grave), enc.z("graveyard"),
+                                     s.get("zone", o))),
+        "zone_player": z3.Lambda([o], z3.If(z3.And(this, to_grave), s.get("owner", o),
+                                            s.get("zone_player", o))),
+        "has_counters": z3.Lambda([o], z3.If(z3.And(this, to_grave), enc.false(),
+                                             s.get("has_counters", o))),
+        "phased_out": z3.Lambda([o], z3.If(z3.And(this, to_grave), enc.false(),
+                                           s.get("phased_out", o))),
+        "controller": z3.Lambda([o], z3.If(z3.And(this, to_grave), s.get("owner", o),
+                                           s.get("controller", o))),
+    }
+    changes.update(enc.forget(s, o, z3.And(this, to_grave), z3.And(this, ceases)))
+    return enc.next_state(s, label, **changes)
+
+
+def g_release_triggers(enc: Encoder, s: SymState, args: dict[str, Any], label: str) -> SymState:
+    u = enc.u
+    game = enc.game_of(args["_"])
+    o = u.const("o", "obj")
+    g = u.const("g", "game")
+    w = s.get("waiting", game, o)
+    trigger_owner = z3.Array(f"trigger-owner!{enc.count}", u.sorts["obj"], u.sorts["player"])
+    changes = {
+        "exists": z3.Lambda([o], z3.Or(w, s.get("exists", o))),
+        "zone": z3.Lambda([o], z3.If(w, enc.z("stack"), s.get("zone", o))),
+        "game": z3.Lambda([o], z3.If(w, game, s.get("game", o))),
+        "origin": z3.Lambda([o], z3.If(w, game, s.get("origin", o))),
+        "zone_player": z3.Lambda([o], z3.If(w, u.nobody, s.get("zone_player", o))),
+        "zone_deck": z3.Lambda([o], z3.If(w, u.enum("deck", "none"), s.get("zone_deck", o))),
+        "kind": z3.Lambda([o], z3.If(w, u.enum("kind", "ability"), s.get("kind", o))),
+        "ctype": z3.Lambda([o], z3.If(w, u.enum("ctype", "none"), s.get("ctype", o))),
+        "own_deck": z3.Lambda([o], z3.If(w, u.enum("deck", "none"), s.get("own_deck", o))),
+        "owner": z3.Lambda([o], z3.If(w, z3.Select(trigger_owner, o), s.get("owner", o))),
+        "controller": z3.Lambda([o], z3.If(w, z3.Select(trigger_owner, o),
+                                           s.get("controller", o))),
+        "commander": z3.Lambda([o], z3.If(w, enc.false(), s.get("commander", o))),
+        "face_up": z3.Lambda([o], z3.If(w, enc.true(), s.get("face_up", o))),
+        "phased_out": z3.Lambda([o], z3.If(w, enc.false(), s.get("phased_out", o))),
+        "has_counters": z3.Lambda([o], z3.If(w, enc.false(), s.get("has_counters", o))),
+        "watcher": z3.Lambda([o], z3.If(w, enc.false(), s.get("watcher", o))),
+        "waiting": z3.Lambda([g, o], z3.If(g == game, enc.false(), s.get("waiting", g, o))),
+    }
+    enc.constraints.append(enc.u.forall([o], z3.Implies(
+        w, s.get("plays", game, z3.Select(trigger_owner, o)))))
+    return enc.next_state(s, label, **changes)
+
+
+def g_queue_leave_triggers(enc: Encoder, s: SymState, args: dict[str, Any], label: str) -> SymState:
+    u = enc.u
+    r = enc.role(args["_"])
+    if r is None or "card" not in enc.params:
+        return enc.next_state(s, label)
+    game, bound = r
+    card = enc.params["card"]
+    o = u.const("o", "obj")
+    g = u.const("g", "game")
+    trig = z3.Function(f"trigger-of!{enc.count}", u.sorts["obj"], u.sorts["obj"])
+    source = z3.Function(f"source-of!{enc.count}", u.sorts["obj"], u.sorts["obj"])
+
+    def watches(x: Any) -> Any:
+        in_source = z3.And(enc.inside(s, x), s.get("game", x) == game,
+                           z3.Not(s.get("phased_out", x)))
+        return z3.And(bound, s.get("watcher", x), z3.Or(x == card, in_source))
+
+    enc.constraints += [
+        enc.u.forall([o], z3.Implies(watches(o), z3.And(source(trig(o)) == o,
+                                                     enc.fresh_object(s, trig(o))))),
+    ]
+    fresh = z3.And(trig(source(o)) == o, watches(source(o)))
+    waiting = z3.Lambda([g, o], z3.Or(s.get("waiting", g, o), z3.And(g == game, fresh)))
+    return enc.next_state(s, label, waiting=waiting)
+
+
+def g_inherit(enc: Encoder, s: SymState, args: dict[str, Any], label: str) -> SymState:
+    old, new = enc.role(args["from"]), enc.role(args["to"])
+    if old is None or new is None:
+        return enc.next_state(s, label)
+    present = s.get("present", old[0])
+    changes = {
+        "has_creator": _set_game(s, "has_creator", new[0],
+                                 z3.And(present, s.get("has_creator", old[0]))),
+        "created_by": _set_game(s, "created_by", new[0],
+                                z3.If(present, s.get("created_by", old[0]), enc.u.noobj)),
+    }
+    return enc.next_state(s, label, **changes)
+
+
+def g_further_instructions(enc: Encoder, s: SymState, args: dict[str, Any], label: str) -> SymState:
+    u = enc.u
+    game = enc.game_of(args["_"])
+    o = u.const("o", "obj")
+    moves = z3.And(enc.params["then"], z3.Select(enc.params["exempt"], o),
+                   enc.inside(s, o), s.get("game", o) == game,
+                   s.get("zone", o) == enc.z("exile"))
+    changes = {
+        "zone": z3.Lambda([o], z3.If(moves, enc.z("battlefield"), s.get("zone", o))),
+        "controller": z3.Lambda([o], z3.If(moves, enc.params["controller"],
+                                           s.get("controller", o))),
+    }
+    return enc.next_state(s, label, **changes)
+
+
+# Each game step, by its action as the rulebook spells it (`model.language.GAME_ACTIONS`): a
+# function of the encoder, the state before the step, the step's arguments and its label,
+# returning the state after the step.
+GAME_STEPS: dict[str, Callable[[Encoder, SymState, dict[str, Any], str], SymState]] = {
+    "create-game": g_create_game,
+    "suspend": g_suspend,
+    "resume": g_resume,
+    "end-game": g_end_game,
+    "destroy-zones": g_destroy_zones,
+    "shuffle": g_shuffle,
+    "starting-player": g_starting_player,
+    "short-library": g_short_library,
+    "cease-player-counters": g_cease_player_counters,
+    "copy-player-counters": g_copy_player_counters,
+    "finish-resolving": g_finish_resolving,
+    "release-triggers": g_release_triggers,
+    "queue-leave-triggers": g_queue_leave_triggers,
+    "inherit": g_inherit,
+    "further-instructions": g_further_instructions,
+    "permit": g_permit,
+    "forbid": g_forbid,
+}

@@ -1,0 +1,160 @@
+"""Object steps: the rulebook's steps that select objects and act on each of them.
+
+A step with a `select` (a conjunction of tests on one object, `model.language.Selector`)
+ceases the objects it selects, sets an attribute of each, or moves each to a destination.
+`selected` reads the selector as a condition on one object of a state, and `firing` says
+when a step does something at all (the clause fires). These are the only steps that read
+one object at a time, so they sit apart from the game steps (`game_steps`) that act on
+games, players and permissions. Every function takes the encoder (`encode.Encoder`) first
+and returns a z3 term or the state after the step, as `model.interpreter` reads the step.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import z3
+from shahrazad.model.language import Destination, Selector, Step
+from shahrazad.model.objects import PLAYER_ZONES
+
+from .symbolic import SymState
+
+if TYPE_CHECKING:
+    from .encode import Encoder
+
+
+def selected(enc: Encoder, s: SymState, sel: Selector, o: Any) -> Any:
+    r = enc.role(sel.game)
+    if r is None:
+        return enc.false()
+    game, bound = r
+    u = enc.u
+    tests = [bound, enc.inside(s, o), s.get("game", o) == game]
+    if sel.object:
+        tests.append(z3.Or(*(s.get("kind", o) == u.enum("kind", k) for k in sel.object)))
+    if sel.card_type:
+        types = set(sel.card_type)
+        if "nontraditional" in types:
+            types.discard("nontraditional")
+            types |= {t for t in u.values["ctype"] if t not in ("traditional", "none")}
+        tests.append(s.get("kind", o) == u.enum("kind", "card"))
+        tests.append(z3.Or(*(s.get("ctype", o) == u.enum("ctype", t) for t in sorted(types))))
+
+    def zone_is(kind: str) -> Any:
+        if kind == "command":
+            return z3.Or(s.get("zone", o) == enc.z("command"), s.get("zone", o) == enc.z("deck"))
+        return s.get("zone", o) == enc.z(kind)
+
+    if sel.zone:
+        tests.append(z3.Or(*(zone_is(k) for k in sel.zone)))
+    if sel.zone_not:
+        tests.append(z3.Not(z3.Or(*(zone_is(k) for k in sel.zone_not))))
+    if sel.commander is not None:
+        # The concrete model: only cards carry the commander designation.
+        is_commander = z3.And(s.get("kind", o) == u.enum("kind", "card"), s.get("commander", o))
+        tests.append(is_commander if sel.commander else z3.Not(is_commander))
+    if sel.exempt is not None:
+        ex = z3.Select(enc.params["exempt"], o) if "exempt" in enc.params else enc.false()
+        tests.append(ex if sel.exempt else z3.Not(ex))
+    if sel.began_in_deck is not None:
+        marked = s.get("began_in_deck", game, o) != u.enum("deck", "none")
+        marked = z3.And(s.get("present", game), marked)
+        tests.append(marked if sel.began_in_deck else z3.Not(marked))
+    if sel.phased != "any":
+        out = s.get("phased_out", o)
+        tests.append(out if sel.phased == "out" else z3.Not(out))
+    if sel.face != "any":
+        up = s.get("face_up", o)
+        tests.append(up if sel.face == "up" else z3.Not(up))
+    return z3.And(*tests)
+
+
+def firing(enc: Encoder, s: SymState, step: Step) -> Any:
+    """When the step does something: an object step selects an object; permissions and
+    prohibitions act through the events that consult them; other game steps always act
+    once the event happens."""
+    if step.select is not None:
+        o = enc.u.const("o!fires", "obj")
+        return enc.u.exists([o], selected(enc, s, step.select, o))
+    if step.action in ("permit", "forbid"):
+        return enc.false()
+    if step.action == "queue-leave-triggers":
+        r = enc.role(step.args["_"])
+        return r[1] if r is not None else enc.false()
+    return enc.true()
+
+
+def object_step(enc: Encoder, s: SymState, step: Step, label: str) -> SymState:
+    assert step.select is not None
+    u = enc.u
+    o = u.const("o", "obj")
+    sel = selected(enc, s, step.select, o)
+    if step.action == "cease":
+        exists = z3.Lambda([o], z3.If(sel, enc.false(), s.get("exists", o)))
+        return enc.next_state(s, label, exists=exists, **enc.forget(s, o, sel, sel))
+    if step.action == "set":
+        changes: dict[str, Any] = {}
+        for key, value in step.args.items():
+            attribute = {"face": "face_up", "phased": "phased_out", "commander": "commander"}[key]
+            new = {"face": value == "up", "phased": value == "out", "commander": bool(value)}[key]
+            if key == "commander":
+                sel_here = z3.And(sel, s.get("kind", o) == u.enum("kind", "card"))
+            else:
+                sel_here = sel
+            changes[attribute] = z3.Lambda([o], z3.If(sel_here, z3.BoolVal(new, u.ctx),
+                                                      s.get(attribute, o)))
+        return enc.next_state(s, label, **changes)
+    assert step.to is not None
+    return move(enc, s, step.select, step.to, label)
+
+
+def move(enc: Encoder, s: SymState, sel_spec: Selector, dest: Destination, label: str) -> SymState:
+    u = enc.u
+    o = u.const("o", "obj")
+    sel = selected(enc, s, sel_spec, o)
+    r = enc.role(dest.game)
+    if r is None:
+        return enc.next_state(s, label)
+    game, bound = r
+    valid = [bound, s.get("present", game)]
+    player = None
+    if dest.zone in (*PLAYER_ZONES, "deck"):
+        player = {"owner": s.get("owner", o), "same": s.get("zone_player", o),
+                  "controller": s.get("controller", o)}[dest.whose]
+        valid.append(s.get("plays", game, player))
+    deck = None
+    if dest.zone == "deck":
+        if dest.deck == "same":
+            deck = s.get("zone_deck", o)
+        elif dest.deck == "own":
+            deck = s.get("own_deck", o)
+        else:
+            src = enc.role(sel_spec.game)
+            deck = (z3.If(s.get("present", src[0]), s.get("began_in_deck", src[0], o),
+                          u.enum("deck", "none")) if src else u.enum("deck", "none"))
+        valid.append(deck != u.enum("deck", "none"))
+    moved = z3.And(sel, *valid)
+    is_card = s.get("kind", o) == u.enum("kind", "card")
+    controller = z3.If(is_card, s.get("owner", o), s.get("controller", o))
+    if dest.control == "event-controller" and "controller" in enc.params:
+        controller = enc.params["controller"]
+    changes: dict[str, Any] = {
+        "zone": z3.Lambda([o], z3.If(moved, enc.z(dest.zone), s.get("zone", o))),
+        "game": z3.Lambda([o], z3.If(moved, game, s.get("game", o))),
+        "zone_player": z3.Lambda([o], z3.If(moved, player if player is not None else u.nobody,
+                                            s.get("zone_player", o))),
+        "zone_deck": z3.Lambda([o], z3.If(moved, deck if deck is not None else
+                                          u.enum("deck", "none"), s.get("zone_deck", o))),
+        "has_counters": z3.Lambda([o], z3.If(moved, enc.false(), s.get("has_counters", o))),
+        "phased_out": z3.Lambda([o], z3.If(moved, enc.false(), s.get("phased_out", o))),
+        "controller": z3.Lambda([o], z3.If(moved, controller, s.get("controller", o))),
+    }
+    changes.update(enc.forget(s, o, moved, enc.false()))
+    if dest.face != "keep":
+        changes["face_up"] = z3.Lambda([o], z3.If(moved, z3.BoolVal(dest.face == "up", u.ctx),
+                                                  s.get("face_up", o)))
+    if dest.mark == "began-in-deck" and deck is not None:
+        g = u.const("g", "game")
+        changes["began_in_deck"] = z3.Lambda(
+            [g, o], z3.If(z3.And(g == game, moved), deck, s.get("began_in_deck", g, o)))
+    return enc.next_state(s, label, **changes)
