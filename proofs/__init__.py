@@ -1,7 +1,9 @@
 """The prover: the rulebook's steps and the catalog's terms read as z3 constraints.
 
 `symbolic` holds symbolic situations and reads catalog terms in z3; `encode` turns each
-event's clauses into a transition relation; `verify` makes and decides the proof
+event's clauses into a transition relation, cut along the rules' seams like the
+interpreter: the events' preconditions (`events`), the rulebook's game steps
+(`game_steps`), object steps (`object_steps`) and in-game actions (`actions`); `verify` makes and decides the proof
 obligations (proved, refuted, unknown); `counterexample` extracts, replays and minimises
 witnesses; `agreement` tests the two readings against each other; `amendment`,
 `protection`, `rules_check` and `references` check changes to the rules and the rules
