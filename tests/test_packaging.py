@@ -166,7 +166,7 @@ def test_sdist_tests_pass_from_the_unpacked_sdist(dists: dict[str, Path], tmp_pa
     python = _venv(tmp_path / "venv")
     _run(python, "-m", "pip", "install", "-q", f"{unpacked}[test]")
     env = {k: v for k, v in os.environ.items() if not k.startswith("PYTEST")}
-    done = _run(python, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-m", "not slow",
+    done = _run(python, "-m", "pytest", "-p", "no:cacheprovider", "-m", "not slow",
                 cwd=unpacked, env=env)
     where = _run(python, "-c", "import shahrazad; print(shahrazad.__file__)", cwd=unpacked)
     assert "site-packages" in where.stdout
