@@ -307,9 +307,9 @@ def scenario_tables(draw: st.DrawFn, max_players: int = 4, max_cards: int = 12,
     # effect that acted on a card and ceased, a mark of a card that began a game in a deck
     # and left it; often with the interpreter's own names.
     if cards and draw(st.integers(0, 3)) == 0:
-        target = draw(st.sampled_from(cards))
-        target.setdefault("affected-by", []).append(
-            draw(st.sampled_from(("effect1", "effect2", "gone-effect"))))
+        gone = draw(st.sampled_from(("effect1", "effect2", "gone-effect")))
+        if gone not in taken:  # a name no object has now
+            draw(st.sampled_from(cards)).setdefault("affected-by", []).append(gone)
     if len(games) > 1 and draw(st.integers(0, 3)) == 0:
         mark = draw(st.sampled_from(("token1", "card1", "gone-plane")))
         if mark not in taken:
