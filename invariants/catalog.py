@@ -213,6 +213,10 @@ def _structure(s: State) -> list[tuple[str, str, tuple[str, ...], Term]]:
          & forall((g, g2, o), implies(s.waiting(g, o) & s.waiting(g2, o), eq(g, g2)))
          & forall((g, g2, o), implies(s.waiting(g, o), eq(s.began_in_deck(g2, o), deck("none"))
                                       & ~s.resolved(g2, o)))),
+        ("structure.trigger-controllers", "A waiting trigger will be controlled by a player of "
+         "the game it waits in, the controller of its source when it triggered.",
+         ("subgame.bring-in.leave-triggers", "subgame.end.release-triggers"),
+         forall((g, o), implies(s.waiting(g, o), s.plays(g, s.trigger_controller(g, o))))),
         ("structure.creators", "A game records a creating object exactly when it has one.",
          ("subgame.start.new-game", "restart.subgame"),
          forall(g, iff(s.has_creator(g), ne(s.created_by(g), noobj())))
@@ -268,6 +272,7 @@ STRUCTURE_RULES: dict[str, tuple[str, ...]] = {
     "structure.counters-in-live-games": ("122.1", "728.4b"),
     "structure.real-owners": ("108.3", "108.4"),
     "structure.waiting-triggers": ("728.4a", "603.10a"),
+    "structure.trigger-controllers": ("113.8", "728.4a"),
     "structure.creators": ("728.1a",),
 }
 

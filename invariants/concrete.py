@@ -140,6 +140,9 @@ def _game_value(state: Situation, attribute: str, g: str, extra: str | None) -> 
         return game.began_in_deck.get(str(extra), "none")
     if attribute == "waiting":
         return any(t.id == extra for t in game.pending_triggers)
+    if attribute == "trigger_controller":
+        return next((state.trigger_controller(t) for t in game.pending_triggers
+                     if t.id == extra), NOBODY)
     if attribute == "resolved":
         return extra in game.resolved
     raise KeyError(attribute)

@@ -69,6 +69,7 @@ ATTRIBUTES: Final[dict[str, tuple[tuple[str, ...], str]]] = {
     "affects_player": (("obj", "player"), "bool"),  # an effect acts on a player
     "began_in_deck": (("game", "obj"), "deck"),
     "waiting": (("game", "obj"), "bool"),  # a trigger of the game waits for it to resume
+    "trigger_controller": (("game", "obj"), "player"),  # who controls a waiting trigger (113.8)
     "resolved": (("game", "obj"), "bool"),  # the object finished resolving in the game
 }
 

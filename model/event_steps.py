@@ -124,6 +124,7 @@ def e_bring_in(interp: Interpreter, state: Situation, ctx: Context, active: Game
         dest = ZoneRef(active.id, kind)
     else:
         raise IllegalEvent(f"bring-in: cannot bring a card into the zone {kind!r}")
+    ctx.brought_controller = card.controller or card.owner
     interp._reset_on_move(card)
     state.move(card_id, dest)
     card.controller = player

@@ -204,8 +204,9 @@ def g_release_triggers(interp: Interpreter, state: Situation, ctx: Context, clau
         if trigger.id in state.objects:
             trigger = Trigger(state.fresh_id("trigger"), trigger.source, trigger.card,
                               trigger.left, trigger.game, trigger.controller)
-        ability = GameObject(id=trigger.id, kind="ability", owner=_owner(state, trigger),
-                             controller=_owner(state, trigger),
+        controller = state.trigger_controller(trigger)
+        ability = GameObject(id=trigger.id, kind="ability", owner=controller,
+                             controller=controller,
                              name=f"leaves-zone trigger of {trigger.source} for {trigger.card}",
                              game_of_origin=game.id)
         state.objects[trigger.id] = ability
@@ -229,9 +230,12 @@ def g_queue_leave_triggers(interp: Interpreter, state: Situation, ctx: Context, 
     for obj_id in [ctx.brought, *interp._objects_of_game(state, game_id)]:
         watcher = state.objects[obj_id]
         if "leaves-zone" in watcher.triggers and not watcher.phased_out:
+            # Its controller is its source's (113.8), the brought card's as it last was
+            # in the game it left (603.10a).
+            controller = (ctx.brought_controller if obj_id == ctx.brought
+                          else watcher.controller) or watcher.owner
             trigger = Trigger(state.fresh_id("trigger"), watcher.id, ctx.brought,
-                              str(ctx.brought_from), game_id,
-                              watcher.controller or watcher.owner)
+                              str(ctx.brought_from), game_id, controller)
             game.pending_triggers.append(trigger)
             changes.append(Change(trigger.id, "triggered, waits",
                                   after=f"{watcher.id} saw {ctx.brought} leave "
@@ -332,11 +336,3 @@ def in_range(players: list[str], controller: str, reach: int) -> list[str]:
     n, here = len(players), players.index(controller)
     return [p for i, p in enumerate(players)
             if p == controller or min((i - here) % n, (here - i) % n) <= reach]
-
-
-def _owner(state: Situation, trigger: Trigger) -> str:
-    """A triggered ability is controlled by the controller of its source (113.8)."""
-    if trigger.controller is not None:
-        return trigger.controller
-    game = state.games.get(trigger.game)
-    return game.players[0] if game is not None and game.players else state.players[0]

@@ -51,6 +51,7 @@ class Context:
     creator: str | None = None
     brought: str | None = None
     brought_from: ZoneRef | None = None
+    brought_controller: str | None = None  # its controller in the game it came from
     trace: list[TraceStep] = field(default_factory=list)
 
 

@@ -129,6 +129,15 @@ class Situation:
                     other.affected_by = [e for e in other.affected_by if e != obj_id]
         return before
 
+    def trigger_controller(self, trigger: Trigger) -> str:
+        """Who controls a waiting triggered ability once it is put on the stack: the
+        controller of its source when it triggered (CR 113.8), recorded with it; for a
+        trigger read without one, the first player of its game."""
+        if trigger.controller is not None:
+            return trigger.controller
+        game = self.games.get(trigger.game)
+        return game.players[0] if game is not None and game.players else self.players[0]
+
     def names_in_use(self) -> set[str]:
         """Every name the situation uses for something: objects, games (live, ended, or named
         by a zone or a counter record), and every name a game or an object remembers (waiting

@@ -66,6 +66,7 @@ class Encoder:
         self.bound: dict[str, Any] = {}  # role -> z3 Bool: is it bound (statically True mostly)
         self.count = 0
         self.states: list[tuple[str, SymState]] = []
+        self.pre: SymState  # the state before the event, once `run` has declared it
         self.unsupported: list[str] = []
         self.fires: dict[str, list[Any]] = {}
         nothing = z3.K(universe.sorts["obj"], z3.BoolVal(False, universe.ctx))
@@ -169,6 +170,7 @@ class Encoder:
         pre = SymState.declare(u, "pre")
         if u.bound is not None:
             pre = pre.updated("pre", library_size=self.library_size(pre))
+        self.pre = pre
         active = u.const("active", "game")
         self.constraints += [pre.get("active", active), pre.get("live", active)]
         self.bind("active", active)

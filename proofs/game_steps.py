@@ -246,7 +246,7 @@ def g_release_triggers(enc: Encoder, s: SymState, args: dict[str, Any], label: s
     o = u.const("o", "obj")
     g = u.const("g", "game")
     w = s.get("waiting", game, o)
-    trigger_owner = z3.Array(f"trigger-owner!{enc.count}", u.sorts["obj"], u.sorts["player"])
+    controller = s.get("trigger_controller", game, o)
     changes = {
         "exists": z3.Lambda([o], z3.Or(w, s.get("exists", o))),
         "zone": z3.Lambda([o], z3.If(w, enc.z("stack"), s.get("zone", o))),
@@ -257,9 +257,8 @@ def g_release_triggers(enc: Encoder, s: SymState, args: dict[str, Any], label: s
         "kind": z3.Lambda([o], z3.If(w, u.enum("kind", "ability"), s.get("kind", o))),
         "ctype": z3.Lambda([o], z3.If(w, u.enum("ctype", "none"), s.get("ctype", o))),
         "own_deck": z3.Lambda([o], z3.If(w, u.enum("deck", "none"), s.get("own_deck", o))),
-        "owner": z3.Lambda([o], z3.If(w, z3.Select(trigger_owner, o), s.get("owner", o))),
-        "controller": z3.Lambda([o], z3.If(w, z3.Select(trigger_owner, o),
-                                           s.get("controller", o))),
+        "owner": z3.Lambda([o], z3.If(w, controller, s.get("owner", o))),
+        "controller": z3.Lambda([o], z3.If(w, controller, s.get("controller", o))),
         "commander": z3.Lambda([o], z3.If(w, enc.false(), s.get("commander", o))),
         "face_up": z3.Lambda([o], z3.If(w, enc.true(), s.get("face_up", o))),
         "phased_out": z3.Lambda([o], z3.If(w, enc.false(), s.get("phased_out", o))),
@@ -267,8 +266,6 @@ def g_release_triggers(enc: Encoder, s: SymState, args: dict[str, Any], label: s
         "watcher": z3.Lambda([o], z3.If(w, enc.false(), s.get("watcher", o))),
         "waiting": z3.Lambda([g, o], z3.If(g == game, enc.false(), s.get("waiting", g, o))),
     }
-    enc.constraints.append(enc.u.forall([o], z3.Implies(
-        w, s.get("plays", game, z3.Select(trigger_owner, o)))))
     return enc.next_state(s, label, **changes)
 
 
@@ -295,7 +292,13 @@ def g_queue_leave_triggers(enc: Encoder, s: SymState, args: dict[str, Any], labe
     ]
     fresh = z3.And(trig(source(o)) == o, watches(source(o)))
     waiting = z3.Lambda([g, o], z3.Or(s.get("waiting", g, o), z3.And(g == game, fresh)))
-    return enc.next_state(s, label, waiting=waiting)
+    # The trigger's controller is its source's (CR 113.8), recorded as it triggers: the
+    # brought card's as it last was in the game it left (603.10a).
+    watcher_controller = z3.If(source(o) == card, enc.pre.get("controller", card),
+                               s.get("controller", source(o)))
+    controller = z3.Lambda([g, o], z3.If(z3.And(g == game, fresh), watcher_controller,
+                                         s.get("trigger_controller", g, o)))
+    return enc.next_state(s, label, waiting=waiting, trigger_controller=controller)
 
 
 def g_inherit(enc: Encoder, s: SymState, args: dict[str, Any], label: str) -> SymState:
