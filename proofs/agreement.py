@@ -61,20 +61,51 @@ def _names(pre: Situation, post: Situation) -> dict[str, list[str]]:
     return {"obj": sorted(objs), "player": sorted(set(pre.players)), "game": sorted(games)}
 
 
-def check(rulebook: Rulebook, situation: Situation, event: Event,
-          invariants: list[Invariant] | None = None, timeout: float = 10.0) -> list[Disagreement]:
-    """Where the concrete and the SMT readings of the invariants disagree on this event."""
+@dataclass
+class Pinned:
+    """One concrete step set up for z3: the event's symbolic transition in a finite universe
+    with an element per name of the situation (and spare ones for what the event makes),
+    the pre-state and the event's parameters fixed to the concrete ones."""
+
+    situation: Situation
+    event: Event
+    post: Situation
+    binding: Binding
+    universe: Universe
+    transition: Any
+    solver: z3.Solver
+    element: dict[str, dict[str, Any]]  # sort -> name -> element (pre names, sentinels, spares)
+    pre_names: dict[str, list[str]]
+    new_names: dict[str, list[str]]  # names of the post that the pre-state does not have
+    spares: dict[str, list[Any]]  # elements no pre name takes
+
+    def value(self, sort: str, v: Any) -> Any:
+        """The z3 value of a concrete value of `sort` (None: a name with no element)."""
+        ctx = self.universe.ctx
+        if sort == "bool":
+            return z3.BoolVal(bool(v), ctx)
+        if sort == "int":
+            return z3.IntVal(int(v), ctx)
+        if sort in ("obj", "player", "game"):
+            return self.element[sort].get(v)
+        return self.universe.enum(sort, str(v))
+
+
+def pin(rulebook: Rulebook, situation: Situation, event: Event,
+        timeout: float = 10.0) -> Pinned:
+    """Run the event concretely, then set up its symbolic transition pinned to it."""
     situation, event = with_creator(situation, event)
     outcome = Interpreter(rulebook).run(situation, [event])
     post = outcome.situation
     binding = binding_of(outcome)
     names = _names(situation, post)
     # Only the pre-state is pinned: what the event creates takes spare elements.
-    pre_names = {k: [n for n in v if k != "obj" or n in _names(situation, situation)["obj"]]
-                 for k, v in names.items()}
+    pre_objs = _names(situation, situation)["obj"]
+    pre_names = {k: [n for n in v if k != "obj" or n in pre_objs] for k, v in names.items()}
     pre_names["game"] = [g for g in names["game"] if g in situation.games
                          or any(e.id == g for e in situation.ended)]
-    size = max(len(v) for v in pre_names.values()) + SPARE
+    new_names = {k: [n for n in v if n not in pre_names[k]] for k, v in names.items()}
+    size = max(len(pre_names[k]) + len(new_names[k]) for k in names) + SPARE
     universe = Universe(size)
     u = universe
     t = encode_event(rulebook, event.kind, universe)
@@ -91,39 +122,51 @@ def check(rulebook: Rulebook, situation: Situation, event: Event,
     solver = z3.Solver(ctx=u.ctx)
     solver.set(timeout=int(timeout * 1000))
     solver.add(*t.constraints)
-    ctx = u.ctx
-
-    def value(sort: str, v: Any) -> Any:
-        if sort == "bool":
-            return z3.BoolVal(bool(v), ctx)
-        if sort == "int":
-            return z3.IntVal(int(v), ctx)
-        if sort in ("obj", "player", "game"):
-            return element[sort][v] if v in element[sort] else None
-        return u.enum(sort, str(v))
-
-    for attribute, (arg_sorts, sort) in ATTRIBUTES.items():
-        if attribute == "library_size" and u.bound is not None:
-            continue  # counted from the objects
-        domains = [list(element[a]) for a in arg_sorts]
-        combos: list[list[str]] = [[]]
-        for d in domains:
-            combos = [c + [x] for c in combos for x in d]
-        for args in combos:
-            if arg_sorts == ("obj",):
-                v = _object_value(situation, attribute, args[0])
-            elif attribute in ("affects", "affects_player"):
-                v = _affects(situation, attribute, args[0], args[1])
-            else:
-                v = _game_value(situation, attribute, args[0], args[1] if len(args) > 1 else None)
-            z = value(sort, v)
-            if z is None:
-                continue
-            solver.add(t.pre.get(attribute, *(element[a][x] for a, x in
-                                              zip(arg_sorts, args, strict=True))) == z)
+    pinned = Pinned(situation, event, post, binding, u, t, solver, element, pre_names,
+                    new_names, spare)
+    for attribute, args, sort in _cells(element):
+        z = pinned.value(sort, concrete_value(situation, attribute, args))
+        if z is not None:
+            solver.add(t.pre.get(attribute, *_elements(element, attribute, args)) == z)
     _pin_params(solver, t.params, event, binding, element, u, post, outcome, situation.games)
-    enc = TermEncoder(u, t.pre, t.post, t.binding)
-    evaluator = Evaluator(situation, post, binding)
+    return pinned
+
+
+def concrete_value(state: Situation, attribute: str, args: list[str]) -> Any:
+    """The concrete reading of one state attribute (`invariants.lang.ATTRIBUTES`)."""
+    arg_sorts, _ = ATTRIBUTES[attribute]
+    if arg_sorts == ("obj",):
+        return _object_value(state, attribute, args[0])
+    if attribute in ("affects", "affects_player"):
+        return _affects(state, attribute, args[0], args[1])
+    return _game_value(state, attribute, args[0], args[1] if len(args) > 1 else None)
+
+
+def _cells(element: dict[str, dict[str, Any]]) -> list[tuple[str, list[str], str]]:
+    """Every attribute at every tuple of names: the cells of a state in this universe."""
+    out: list[tuple[str, list[str], str]] = []
+    for attribute, (arg_sorts, sort) in ATTRIBUTES.items():
+        if attribute == "library_size":
+            continue  # counted from the objects in a finite universe
+        combos: list[list[str]] = [[]]
+        for a in arg_sorts:
+            combos = [c + [x] for c in combos for x in element[a]]
+        out += [(attribute, args, sort) for args in combos]
+    return out
+
+
+def _elements(element: dict[str, dict[str, Any]], attribute: str, args: list[str]) -> list[Any]:
+    arg_sorts, _ = ATTRIBUTES[attribute]
+    return [element[a][x] for a, x in zip(arg_sorts, args, strict=True)]
+
+
+def check(rulebook: Rulebook, situation: Situation, event: Event,
+          invariants: list[Invariant] | None = None, timeout: float = 10.0) -> list[Disagreement]:
+    """Where the concrete and the SMT readings of the invariants disagree on this event."""
+    pinned = pin(rulebook, situation, event, timeout)
+    solver, t = pinned.solver, pinned.transition
+    enc = TermEncoder(pinned.universe, t.pre, t.post, t.binding)
+    evaluator = Evaluator(pinned.situation, pinned.post, pinned.binding)
     out: list[Disagreement] = []
     if str(solver.check()) != "sat":
         return [Disagreement("*", event.kind, True, "the symbolic transition admits no run for "

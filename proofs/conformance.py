@@ -1,0 +1,173 @@
+"""Transition conformance: the encoding *is* the interpreter, one concrete step at a time.
+
+The agreement of the two readings on the invariants (`agreement.check`) sees only what the
+invariants look at; an encoder that drifts anywhere else goes unseen. Conformance looks at
+everything: for a concrete step (the situation before, the event, the random choices, the
+situation after), z3 is asked
+
+1. whether the pair satisfies the event's transition relation: some symbolic run from the
+   pinned pre-state, with the same parameters and choices, ends in exactly the concrete
+   post-state, every attribute of every element (`invariants.lang.ATTRIBUTES`); and
+2. whether any other post-state does: a run that ends elsewhere.
+
+The names the event makes (a new game, a new trigger, a created token) take spare elements
+of the universe; which spare takes which name does not matter, so "exactly the post-state"
+means: for some assignment of the new names to spare elements. The one representation
+difference allowed is order within a zone, which the symbolic state does not have.
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass
+from typing import Any
+
+import z3
+from shahrazad.invariants.lang import ATTRIBUTES
+from shahrazad.model.events import Event
+from shahrazad.model.rulebook import Rulebook
+from shahrazad.model.state import Situation
+
+from .agreement import Pinned, _cells, _elements, concrete_value, pin
+
+
+@dataclass(frozen=True)
+class Mismatch:
+    """Where the encoding and the interpreter part: `kind` is "no-run" (the concrete
+    post-state is no symbolic run's) or "other-run" (another post-state is one), with the
+    first cells that differ."""
+
+    event: str
+    kind: str
+    cells: tuple[str, ...]
+
+    def __str__(self) -> str:
+        what = {"no-run": "no symbolic run ends in the interpreter's situation",
+                "other-run": "a symbolic run ends in another situation"}[self.kind]
+        return f"{self.event}: {what}: {', '.join(self.cells) or '(no cell named)'}"
+
+
+def conform(rulebook: Rulebook, situation: Situation, event: Event,
+            timeout: float = 20.0) -> list[Mismatch]:
+    """The ways the symbolic transition of `event` differs from the interpreter's step on
+    `situation` (empty: they are the same relation on this step)."""
+    pinned = pin(rulebook, situation, event, timeout)
+    solver = pinned.solver
+    options = [_equalities(pinned, assignment) for assignment in _assignments(pinned)]
+    matches = z3.Or(*[z3.And(*[eq for _, eq in eqs]) for eqs in options])
+    solver.push()
+    solver.add(matches)
+    answer = str(solver.check())
+    solver.pop()
+    if answer != "sat":
+        return [Mismatch(event.kind, "no-run", tuple(_blocking(solver, options[0])))]
+    solver.push()
+    solver.add(z3.Not(matches))
+    answer = str(solver.check())
+    found: list[Mismatch] = []
+    if answer == "sat":
+        model = solver.model()
+        cells = [name for name, eq in options[0]
+                 if z3.is_false(model.eval(eq, model_completion=True))]
+        found.append(Mismatch(event.kind, "other-run", tuple(cells[:8])))
+    elif answer == "unknown":
+        found.append(Mismatch(event.kind, "other-run",
+                              (f"undecided: {solver.reason_unknown()}",)))
+    solver.pop()
+    return found
+
+
+def _assignments(pinned: Pinned) -> list[dict[str, dict[str, Any]]]:
+    """Every way of giving the new names spare elements, one name per element."""
+    per_sort = []
+    for sort, names in pinned.new_names.items():
+        spares = pinned.spares[sort]
+        per_sort.append([(sort, dict(zip(names, chosen, strict=True)))
+                         for chosen in itertools.permutations(spares, len(names))])
+    out = []
+    for combo in itertools.product(*per_sort):
+        out.append({sort: mapping for sort, mapping in combo})
+    return out
+
+
+def _equalities(pinned: Pinned, assignment: dict[str, dict[str, Any]]) -> list[tuple[str, Any]]:
+    """Each cell of the symbolic post-state equal to the concrete post-state's, under an
+    assignment of the new names: (a readable name of the cell, the equality)."""
+    element = {sort: dict(names) for sort, names in pinned.element.items()}
+    for sort, mapping in assignment.items():
+        taken = {id(e) for e in mapping.values()}
+        for name, e in list(element[sort].items()):
+            if name.startswith("<spare") and any(e.eq(x) for x in mapping.values()):
+                del element[sort][name]
+        element[sort].update(mapping)
+        del taken
+    post, t = pinned.post, pinned.transition
+    out: list[tuple[str, Any]] = []
+    for attribute, args, sort in _cells(element):
+        if _dont_care(post, attribute, args):
+            continue
+        expected = concrete_value(post, attribute, args)
+        if sort in ("obj", "player", "game"):
+            z = element[sort].get(expected)
+        else:
+            z = pinned.value(sort, expected)
+        if z is None:
+            continue
+        out.append((f"{attribute}({', '.join(args)}) = {expected}",
+                    t.post.get(attribute, *_elements(element, attribute, args)) == z))
+    return out
+
+
+def _dont_care(post: Situation, attribute: str, args: list[str]) -> bool:
+    """The attributes of an object that does not exist (it ceased, or never was) mean
+    nothing: only that it does not exist is part of the state. Nor does the controller of
+    a trigger that does not wait."""
+    if attribute == "trigger_controller":  # means something only while a trigger waits
+        game = post.games.get(args[0])
+        return game is None or all(t.id != args[1] for t in game.pending_triggers)
+    return (attribute != "exists" and ATTRIBUTES[attribute][0] == ("obj",)
+            and args[0] not in post.objects)
+
+
+def _blocking(solver: z3.Solver, eqs: list[tuple[str, Any]]) -> list[str]:
+    """The first cells that, added one by one, leave no symbolic run (for the report)."""
+    solver.push()
+    out: list[str] = []
+    for name, eq in eqs:
+        solver.push()
+        solver.add(eq)
+        if str(solver.check()) == "unsat":
+            out.append(name)
+            solver.pop()
+            if len(out) >= 8:
+                break
+            continue
+        solver.pop()
+        solver.add(eq)
+    solver.pop()
+    return out
+
+
+def exhaustive(rulebook: Rulebook, players: int, cards: int, depth: int,
+               timeout: float = 20.0) -> tuple[int, list[tuple[str, Mismatch]]]:
+    """Every situation of this size (`proofs.explicit.situations`) and every event it allows
+    (`proofs.explicit.events`): how many steps were checked, and each mismatch with the
+    situation it was found on (as scenario text)."""
+    from shahrazad.model.errors import IllegalEvent
+    from shahrazad.model.interpreter import Interpreter
+    from shahrazad.model.scenario import Scenario, dump_scenario
+
+    from .explicit import events, situations
+
+    steps = 0
+    found: list[tuple[str, Mismatch]] = []
+    for situation in situations(players, cards, depth):
+        for event in events(situation):
+            try:
+                Interpreter(rulebook).run(situation, [event])
+            except IllegalEvent:
+                continue
+            steps += 1
+            for mismatch in conform(rulebook, situation, event, timeout):
+                found.append((dump_scenario(Scenario(situation, [event])), mismatch))
+    return steps, found
