@@ -299,18 +299,9 @@ def exhaustive(rulebook: Rulebook, players: int, cards: int, depth: int,
     the disagreements."""
     from concurrent.futures import ProcessPoolExecutor
 
-    from shahrazad.model.errors import IllegalEvent
+    from .explicit import allowed_steps
 
-    from .explicit import events, situations
-
-    cases: list[tuple[Situation, Event]] = []
-    for situation in situations(players, cards, depth):
-        for event in events(situation):
-            try:
-                Interpreter(rulebook).run(situation, [event])
-            except IllegalEvent:
-                continue
-            cases.append((situation, event))
+    cases = list(allowed_steps(rulebook, players, cards, depth))
     found: list[Disagreement] = []
     if jobs <= 1:
         for situation, event in cases:

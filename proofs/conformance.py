@@ -84,10 +84,7 @@ def _assignments(pinned: Pinned) -> list[dict[str, dict[str, Any]]]:
         spares = pinned.spares[sort]
         per_sort.append([(sort, dict(zip(names, chosen, strict=True)))
                          for chosen in itertools.permutations(spares, len(names))])
-    out = []
-    for combo in itertools.product(*per_sort):
-        out.append({sort: mapping for sort, mapping in combo})
-    return out
+    return [dict(combo) for combo in itertools.product(*per_sort)]
 
 
 def _equalities(pinned: Pinned, assignment: dict[str, dict[str, Any]]) -> list[tuple[str, Any]]:
@@ -95,12 +92,11 @@ def _equalities(pinned: Pinned, assignment: dict[str, dict[str, Any]]) -> list[t
     assignment of the new names: (a readable name of the cell, the equality)."""
     element = {sort: dict(names) for sort, names in pinned.element.items()}
     for sort, mapping in assignment.items():
-        taken = {id(e) for e in mapping.values()}
+        # A spare element that a new name takes is that name's, no longer a spare.
         for name, e in list(element[sort].items()):
             if name.startswith("<spare") and any(e.eq(x) for x in mapping.values()):
                 del element[sort][name]
         element[sort].update(mapping)
-        del taken
     post, t = pinned.post, pinned.transition
     out: list[tuple[str, Any]] = []
     for attribute, args, sort in _cells(element):
@@ -153,21 +149,14 @@ def exhaustive(rulebook: Rulebook, players: int, cards: int, depth: int,
     """Every situation of this size (`proofs.explicit.situations`) and every event it allows
     (`proofs.explicit.events`): how many steps were checked, and each mismatch with the
     situation it was found on (as scenario text)."""
-    from shahrazad.model.errors import IllegalEvent
-    from shahrazad.model.interpreter import Interpreter
     from shahrazad.model.scenario import Scenario, dump_scenario
 
-    from .explicit import events, situations
+    from .explicit import allowed_steps
 
     steps = 0
     found: list[tuple[str, Mismatch]] = []
-    for situation in situations(players, cards, depth):
-        for event in events(situation):
-            try:
-                Interpreter(rulebook).run(situation, [event])
-            except IllegalEvent:
-                continue
-            steps += 1
-            for mismatch in conform(rulebook, situation, event, timeout):
-                found.append((dump_scenario(Scenario(situation, [event])), mismatch))
+    for situation, event in allowed_steps(rulebook, players, cards, depth):
+        steps += 1
+        for mismatch in conform(rulebook, situation, event, timeout):
+            found.append((dump_scenario(Scenario(situation, [event])), mismatch))
     return steps, found

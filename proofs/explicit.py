@@ -114,6 +114,19 @@ def events(state: Situation) -> Iterator[Event]:
                                 "then": "battlefield"})
 
 
+def allowed_steps(rulebook: Rulebook, players: int, cards: int,
+                  depth: int) -> Iterator[tuple[Situation, Event]]:
+    """Every situation of this size and every event of `events` that the rulebook allows
+    on it (the interpreter does not refuse it)."""
+    for situation in situations(players, cards, depth):
+        for event in events(situation):
+            try:
+                Interpreter(rulebook).run(situation, [event])
+            except IllegalEvent:
+                continue
+            yield situation, event
+
+
 def search(rulebook: Rulebook, players: int, cards: int, depth: int,
            invariants: list[Invariant] | None = None,
            stop_at_first: bool = False) -> tuple[Search, list[Violation]]:
