@@ -185,10 +185,32 @@ class Evaluator:
 
     def value(self, term: Term, env: dict[str, str]) -> Any:
         op, args = term.op, term.args
+        # The common operators first: this is the inner loop of every concrete check.
         if op == "var":
             return env[args[0]]
+        if op == "attr":
+            state = self.states[args[0]]
+            values = [self.value(a, env) for a in args[2]]
+            if len(values) == 1 and args[2][0].sort == "obj":
+                return _object_value(state, args[1], values[0])
+            if args[1] in ("affects", "affects_player"):
+                return _affects(state, args[1], values[0], values[1])
+            return _game_value(state, args[1], values[0], values[1] if len(values) > 1 else None)
+        if op == "eq":
+            return self.value(args[0], env) == self.value(args[1], env)
+        if op == "and":
+            return all(self.value(a, env) for a in args)
+        if op == "implies":
+            return (not self.value(args[0], env)) or bool(self.value(args[1], env))
+        if op == "not":
+            return not self.value(args[0], env)
         if op == "const":
             return args[1]
+        if op == "or":
+            return any(self.value(a, env) for a in args)
+        if op in ("forall", "exists"):
+            variables, body = args
+            return self._quantify(op == "forall", variables, body, _guards(term), env)
         if op in ("int", "bool"):
             return args[0]
         if op == "role":
@@ -211,33 +233,12 @@ class Evaluator:
             return self.binding.then_battlefield
         if op == "exempt":
             return self.value(args[0], env) in self.binding.exempt
-        if op == "attr":
-            state = self.states[args[0]]
-            values = [self.value(a, env) for a in args[2]]
-            if len(values) == 1 and args[2][0].sort == "obj":
-                return _object_value(state, args[1], values[0])
-            if args[1] in ("affects", "affects_player"):
-                return _affects(state, args[1], values[0], values[1])
-            return _game_value(state, args[1], values[0], values[1] if len(values) > 1 else None)
-        if op == "eq":
-            return self.value(args[0], env) == self.value(args[1], env)
-        if op == "not":
-            return not self.value(args[0], env)
-        if op == "and":
-            return all(self.value(a, env) for a in args)
-        if op == "or":
-            return any(self.value(a, env) for a in args)
-        if op == "implies":
-            return (not self.value(args[0], env)) or bool(self.value(args[1], env))
         if op == "add":
             return self.value(args[0], env) + self.value(args[1], env)
         if op == "le":
             return self.value(args[0], env) <= self.value(args[1], env)
         if op == "lt":
             return self.value(args[0], env) < self.value(args[1], env)
-        if op in ("forall", "exists"):
-            variables, body = args
-            return self._quantify(op == "forall", variables, body, _guards(term), env)
         raise ValueError(f"unknown term {op}")
 
     def _quantify(self, forall: bool, variables: tuple[Term, ...], body: Term,
