@@ -57,10 +57,11 @@ def a_create(interp: Interpreter, state: Situation, ctx: Context, active: Game) 
         raise IllegalEvent(f"create: kind must be one of {', '.join(DEFAULT_ZONE)}, "
                            f"not {kind!r}")
     controller = interp._player_in(ctx.event.get("controller"), active, "controller")
-    obj_id = ctx.event.get("id") or state.fresh_id(kind)
+    named = ctx.event.get("id")
+    obj_id = named or state.fresh_id(kind)  # a fresh id is outside names_in_use already
     if obj_id in state.objects:
         raise IllegalEvent(f"create: an object {obj_id!r} already exists")
-    if obj_id in state.names_in_use():
+    if named and obj_id in state.names_in_use():
         raise IllegalEvent(f"create: {obj_id!r} already names something of this situation (a "
                            "game, a waiting trigger, a mark, a creator or an effect's target); "
                            "a created object is a new object with a new name", rule="109.1")
