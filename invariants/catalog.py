@@ -413,6 +413,16 @@ _EVENT: list[tuple[str, str, tuple[str, ...], str, Callable[[], Term]]] = [
                                & (eq(pre.zone(o), zone("deck"))
                                   | ne(pre.began_in_deck(SUB, o), deck("none"))),
                                post.in_zone(o, MAIN, "deck")))),
+    ("end.returned-face-up", "Each traditional card that the end of a subgame returns to a "
+     "main-game library is face up there: no face-down status outlives the subgame (a new "
+     "object, 400.7; 708.9).", ("subgame.end.return-cards",), END,
+     lambda: forall(o, implies(pre.traditional(o) & pre.in_game(o, SUB)
+                               & ~pre.in_command(o, SUB), post.face_up(o)))),
+    ("end.supplementary-face-down", "Each card that goes back to its supplementary deck as a "
+     "subgame ends is face down in it (728.5a).", ("subgame.end.supplementary-cards",), END,
+     lambda: forall(o, implies(pre.is_card(o) & pre.in_game(o, SUB)
+                               & ne(pre.began_in_deck(SUB, o), deck("none"))
+                               & ne(pre.zone(o), zone("deck")), ~post.face_up(o)))),
     ("end.nothing-survives", "No object or zone of the subgame survives it.",
      ("subgame.end.cease",), END,
      lambda: forall(o, ~post.in_game(o, SUB)) & ~post.present(SUB) & ~post.live(SUB)),
@@ -481,6 +491,11 @@ _EVENT: list[tuple[str, str, tuple[str, ...], str, Callable[[], Term]]] = [
      lambda: implies(then_battlefield(), forall(o, implies(
          exempt(o), post.in_zone(o, NEW, "battlefield")
          & eq(post.controller(o), controller_of_event()))))),
+    ("restart.faces", "No card keeps its face into the new game: each card not exempted "
+     "begins it face down if it is in a supplementary deck, face up anywhere else (a new "
+     "object, 400.7; 726.2).", ("restart.cards-involved", "restart.commanders"), RESTART,
+     lambda: forall(o, implies(pre.is_card(o) & pre.in_game(o, OLD) & ~exempt(o),
+                               iff(post.face_up(o), ne(post.zone(o), zone("deck")))))),
     ("restart.nothing-else", "No token, copy, emblem, ability or effect survives a restart.",
      ("restart.nothing-else",), RESTART,
      lambda: forall(o, implies(pre.in_game(o, OLD) & ne(pre.kind(o), kind("card")),

@@ -138,8 +138,13 @@ def a_leave(interp: Interpreter, state: Situation, ctx: Context, active: Game) -
                            "shows as end-subgame")
     active.players.remove(player)
     active.left.append(player)
-    state.player_effects.pop(player, None)  # no effect acts on a player who left
-    changes: list[Change] = []
+    # The effects of the game left stop acting on the player (800.4a); an effect of another
+    # game, the main game say, still acts on them there (728.1b).
+    acting = state.player_effects.pop(player, [])
+    kept = [e for e in acting if e not in state.where or state.where[e].game != active.id]
+    if kept:
+        state.player_effects[player] = kept
+    changes = [Change(player, "no longer affected", after=e) for e in acting if e not in kept]
     for obj_id in interp._objects_of_game(state, active.id):
         obj = state.objects[obj_id]
         if obj.owner == player:

@@ -202,7 +202,10 @@ def a_leave(enc: Encoder, pre: SymState, active: Any) -> SymState:
         has_counters=z3.Lambda([o], z3.If(moved, enc.false(), pre.get("has_counters", o))),
         phased_out=z3.Lambda([o], z3.If(moved, enc.false(), pre.get("phased_out", o))),
         controller=z3.Lambda([o], z3.If(moved, pre.get("owner", o), pre.get("controller", o))),
-        affects_player=z3.Lambda([e, p], z3.And(pre.get("affects_player", e, p), p != who)),
+        # The effects of the game left stop acting on the player (800.4a); an effect of
+        # another game still acts on them there (728.1b).
+        affects_player=z3.Lambda([e, p], z3.And(pre.get("affects_player", e, p), z3.Or(
+            p != who, z3.Not(z3.And(enc.inside(pre, e), pre.get("game", e) == active))))),
     )
     return state
 

@@ -28,7 +28,7 @@ from shahrazad.invariants.concrete import (
 from shahrazad.invariants.lang import ATTRIBUTES
 from shahrazad.model.events import Event
 from shahrazad.model.interpreter import DEFAULT_ZONE, Interpreter, in_range
-from shahrazad.model.objects import GameObject, ZoneRef, parse_zone
+from shahrazad.model.objects import parse_zone
 from shahrazad.model.rulebook import Rulebook
 from shahrazad.model.state import Situation
 
@@ -94,10 +94,53 @@ class Pinned:
 def pin(rulebook: Rulebook, situation: Situation, event: Event,
         timeout: float = 10.0) -> Pinned:
     """Run the event concretely, then set up its symbolic transition pinned to it."""
-    situation, event = with_creator(situation, event)
     outcome = Interpreter(rulebook).run(situation, [event])
-    post = outcome.situation
-    binding = binding_of(outcome)
+    return _pinned(rulebook, situation, event, outcome, binding_of(outcome), timeout)
+
+
+def pin_refused(rulebook: Rulebook, situation: Situation, event: Event,
+                timeout: float = 10.0) -> Pinned | None:
+    """An event the interpreter refuses, set up for z3 the same way: the pre-state and the
+    parameters the event itself names are pinned; what the interpreter would have chosen
+    (where a brought card goes, who controls it) is left free. None when the event names
+    something the situation does not have: the encoding has no element to give it."""
+    names = _names(situation, situation)
+    named = _named(event)
+    if any(name not in names[sort] for sort, name in named):
+        return None
+    binding = Binding(controller=event.get("controller"), creator=event.get("via"),
+                      exempt=frozenset(event.get("exempt") or []),
+                      card=event.get("card") if event.kind == "bring-in" else None,
+                      then_battlefield=event.get("then") == "battlefield")
+    return _pinned(rulebook, situation, event, None, binding, timeout)
+
+
+def _named(event: Event) -> list[tuple[str, str]]:
+    """The (sort, name) of each player, object or game the event's arguments name."""
+    out: list[tuple[str, str]] = []
+    for key, sort in (("by", "player"), ("controller", "player"), ("player", "player"),
+                      ("via", "obj"), ("card", "obj"), ("object", "obj"), ("effect", "obj")):
+        value = event.get(key)
+        if key == "card" and event.kind != "bring-in":
+            continue
+        if value is not None:
+            out.append((sort, str(value)))
+    for key in ("exempt", "winner"):
+        for value in event.get(key) or []:
+            out.append(("obj" if key == "exempt" else "player", str(value)))
+    if event.kind == "move" and event.get("to"):
+        try:
+            target = parse_zone(str(event.get("to")))
+        except ValueError:
+            return [("obj", "<an unreadable zone>")]
+        if target.player is not None:
+            out.append(("player", target.player))
+    return out
+
+
+def _pinned(rulebook: Rulebook, situation: Situation, event: Event, outcome: Any,
+            binding: Binding, timeout: float) -> Pinned:
+    post = outcome.situation if outcome is not None else situation
     names = _names(situation, post)
     # Only the pre-state is pinned: what the event creates takes spare elements.
     pre_objs = _names(situation, situation)["obj"]
@@ -128,7 +171,8 @@ def pin(rulebook: Rulebook, situation: Situation, event: Event,
         z = pinned.value(sort, concrete_value(situation, attribute, args))
         if z is not None:
             solver.add(t.pre.get(attribute, *_elements(element, attribute, args)) == z)
-    _pin_params(solver, t.params, event, binding, element, u, post, outcome, situation.games)
+    _pin_params(solver, t.params, event, binding, element, u,
+                post if outcome is not None else None, situation.games)
     return pinned
 
 
@@ -186,34 +230,24 @@ def check(rulebook: Rulebook, situation: Situation, event: Event,
     return out
 
 
-def with_creator(situation: Situation, event: Event) -> tuple[Situation, Event]:
-    """A start-subgame without `via` creates its creating effect first; the SMT reading
-    takes the creator as given, so make it part of the situation before the event."""
-    if event.kind != "start-subgame" or event.get("via") is not None:
-        return situation, event
-    state = situation.copy()
-    active = state.active_game()
-    by = event.get("by", active.players[0])
-    via = state.fresh_id("spell")
-    state.objects[via] = GameObject(id=via, kind="ability", owner=by, controller=by,
-                                    name=f"{event.get('card', 'Shahrazad')} (creating effect)",
-                                    game_of_origin=active.id)
-    state.place(via, ZoneRef(active.id, "stack"))
-    return state, Event(event.kind, {**event.args, "via": via}, event.line)
-
-
 def _pin_params(solver: z3.Solver, params: dict[str, Any], event: Event, binding: Binding,
-                element: dict[str, dict[str, Any]], u: Universe, post: Situation,
-                outcome: Any, pre_games: dict[str, Any]) -> None:
+                element: dict[str, dict[str, Any]], u: Universe, post: Situation | None,
+                pre_games: dict[str, Any]) -> None:
+    """Pin the transition's parameters to the event's; with `post` None (a refused event)
+    only those the event itself names."""
     def el(sort: str, name: str | None) -> Any:
         return element[sort].get(name) if name is not None else None
 
     if event.kind == "start-subgame":
-        solver.add(params["creator"] == el("obj", binding.creator))
+        made = event.get("via") is None  # the event makes its creating effect
+        solver.add(params["made"] == z3.BoolVal(made, u.ctx))
+        if not made:
+            solver.add(params["creator"] == el("obj", binding.creator))
         if "by" in params and event.get("by"):
             solver.add(params["by"] == el("player", event.get("by")))
         new_id = binding.roles.get("subgame")
-        starting = post.games[new_id].starting_player if new_id in post.games else None
+        starting = (post.games[new_id].starting_player
+                    if post is not None and new_id in post.games else None)
         for chosen in params.get("random_starting", []):
             if starting is not None:
                 solver.add(chosen == el("player", starting))
@@ -228,9 +262,9 @@ def _pin_params(solver: z3.Solver, params: dict[str, Any], event: Event, binding
         for name, e in element["obj"].items():
             solver.add(z3.Select(params["exempt"], e) == z3.BoolVal(name in binding.exempt, u.ctx))
         solver.add(params["then"] == z3.BoolVal(binding.then_battlefield, u.ctx))
-        if "in_range" in params and binding.controller is not None:
+        restarted = binding.roles.get("restarted")
+        if "in_range" in params and binding.controller is not None and restarted is not None:
             reach, game = params["in_range"]
-            restarted = binding.roles["restarted"]
             source = pre_games.get(restarted)
             if source is not None and source.range_of_influence is not None:
                 near = in_range(source.players, binding.controller, source.range_of_influence)
@@ -269,8 +303,9 @@ def _pin_params(solver: z3.Solver, params: dict[str, Any], event: Event, binding
             solver.add(params["player"] == el("player", event.get("player")))
         else:
             solver.add(params["object"] == el("obj", event.get("object")))
-            after = post.objects.get(event.get("object"))
-            solver.add(params["left"] == z3.BoolVal(bool(after and after.counters), u.ctx))
+            if post is not None:
+                after = post.objects.get(event.get("object"))
+                solver.add(params["left"] == z3.BoolVal(bool(after and after.counters), u.ctx))
     elif event.kind in ("phase", "turn"):
         solver.add(params["object"] == el("obj", event.get("object")))
         if event.kind == "phase":
@@ -281,11 +316,12 @@ def _pin_params(solver: z3.Solver, params: dict[str, Any], event: Event, binding
         solver.add(params["player"] == el("player", event.get("player")))
     elif event.kind == "bring-in":
         solver.add(params["card"] == el("obj", binding.card))
-        where = post.where[binding.card] if binding.card else None
-        if where is not None:
-            solver.add(params["to"] == u.enum("zone", where.kind))
-        by = post.objects[binding.card].controller if binding.card else None
-        solver.add(params["by"] == el("player", by))
+        if post is not None:
+            where = post.where[binding.card] if binding.card else None
+            if where is not None:
+                solver.add(params["to"] == u.enum("zone", where.kind))
+            by = post.objects[binding.card].controller if binding.card else None
+            solver.add(params["by"] == el("player", by))
 
 
 def _check_case(rulebook: Rulebook, situation: Situation, event: Event) -> list[Disagreement]:

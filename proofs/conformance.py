@@ -28,14 +28,15 @@ from shahrazad.model.events import Event
 from shahrazad.model.rulebook import Rulebook
 from shahrazad.model.state import Situation
 
-from .agreement import Pinned, _cells, _elements, concrete_value, pin
+from .agreement import Pinned, _cells, _elements, concrete_value, pin, pin_refused
 
 
 @dataclass(frozen=True)
 class Mismatch:
     """Where the encoding and the interpreter part: `kind` is "no-run" (the concrete
-    post-state is no symbolic run's) or "other-run" (another post-state is one), with the
-    first cells that differ."""
+    post-state is no symbolic run's), "other-run" (another post-state is one), with the
+    first cells that differ, or "refused-run" (the interpreter refuses the event and a
+    symbolic run takes it)."""
 
     event: str
     kind: str
@@ -43,7 +44,9 @@ class Mismatch:
 
     def __str__(self) -> str:
         what = {"no-run": "no symbolic run ends in the interpreter's situation",
-                "other-run": "a symbolic run ends in another situation"}[self.kind]
+                "other-run": "a symbolic run ends in another situation",
+                "refused-run": "the interpreter refuses the event, and a symbolic run "
+                               "takes it"}[self.kind]
         return f"{self.event}: {what}: {', '.join(self.cells) or '(no cell named)'}"
 
 
@@ -75,6 +78,24 @@ def conform(rulebook: Rulebook, situation: Situation, event: Event,
                               (f"undecided: {solver.reason_unknown()}",)))
     solver.pop()
     return found
+
+
+def conform_refusal(rulebook: Rulebook, situation: Situation, event: Event,
+                    timeout: float = 20.0) -> list[Mismatch]:
+    """The interpreter refuses `event` on `situation`; the transition relation must admit
+    no run from it either, whatever the interpreter would have chosen. Empty when it
+    admits none, or when the event names something the situation does not have (the
+    encoding cannot name it; the reader refuses such an event before either reading)."""
+    pinned = pin_refused(rulebook, situation, event, timeout)
+    if pinned is None:
+        return []
+    answer = str(pinned.solver.check())
+    if answer == "unsat":
+        return []
+    if answer == "unknown":
+        return [Mismatch(event.kind, "refused-run",
+                         (f"undecided: {pinned.solver.reason_unknown()}",))]
+    return [Mismatch(event.kind, "refused-run", ())]
 
 
 def _assignments(pinned: Pinned) -> list[dict[str, dict[str, Any]]]:
@@ -145,18 +166,21 @@ def _blocking(solver: z3.Solver, eqs: list[tuple[str, Any]]) -> list[str]:
 
 
 def exhaustive(rulebook: Rulebook, players: int, cards: int, depth: int,
-               timeout: float = 20.0) -> tuple[int, list[tuple[str, Mismatch]]]:
-    """Every situation of this size (`proofs.explicit.situations`) and every event it allows
-    (`proofs.explicit.events`): how many steps were checked, and each mismatch with the
-    situation it was found on (as scenario text)."""
+               timeout: float = 20.0) -> tuple[int, int, list[tuple[str, Mismatch]]]:
+    """Every situation of this size (`proofs.explicit.situations`) and every event of
+    `proofs.explicit.events`: the steps the interpreter takes must conform (`conform`), and
+    those it refuses must admit no symbolic run (`conform_refusal`). Returns how many steps
+    were taken and refused, and each mismatch with its situation (as scenario text)."""
     from shahrazad.model.scenario import Scenario, dump_scenario
 
-    from .explicit import allowed_steps
+    from .explicit import steps
 
-    steps = 0
+    taken = refused = 0
     found: list[tuple[str, Mismatch]] = []
-    for situation, event in allowed_steps(rulebook, players, cards, depth):
-        steps += 1
-        for mismatch in conform(rulebook, situation, event, timeout):
+    for situation, event, allowed in steps(rulebook, players, cards, depth):
+        taken += allowed
+        refused += not allowed
+        check = conform if allowed else conform_refusal
+        for mismatch in check(rulebook, situation, event, timeout):
             found.append((dump_scenario(Scenario(situation, [event])), mismatch))
-    return steps, found
+    return taken, refused, found

@@ -203,6 +203,8 @@ def _seat_for_range(scenario: Scenario, r: _Reader, t: Transition, players: list
 def _event(r: _Reader, event: str, t: Transition, pid: Any, oid: Any) -> Event:
     params = t.params
     if event == "start-subgame":
+        if z3.is_true(r.ev(params["made"])):
+            return Event(event, {"by": pid(params["by"])})
         return Event(event, {"by": pid(params["by"]), "via": oid(params["creator"])})
     if event == "end-subgame":
         result = str(r.ev(params["result"]))

@@ -33,13 +33,31 @@ def e_start_subgame(enc: Encoder, pre: SymState, active: Any) -> SymState:
         enc.constraints.append(z3.Not(pre.get("has_parent", active)))
     creator = u.const("via", "obj")
     by = u.const("by", "player")
-    enc.constraints += [creator != u.noobj, enc.inside(pre, creator),
-                        pre.get("game", creator) == active,
-                        pre.get("zone", creator) == enc.z("stack"),
-                        pre.get("plays", active, by)]
-    enc.params.update(creator=creator, by=by, controller=by)
+    # With no spell or ability named, the event makes its own creating effect: a new
+    # ability of `by` on the active game's stack, as the interpreter does.
+    made = z3.Bool("creator-made", u.ctx)
+    enc.constraints += [creator != u.noobj, pre.get("plays", active, by),
+                        z3.If(made, enc.fresh_object(pre, creator), z3.And(
+                            enc.inside(pre, creator), pre.get("game", creator) == active,
+                            pre.get("zone", creator) == enc.z("stack")))]
+    enc.params.update(creator=creator, by=by, controller=by, made=made)
     enc.bind("main", active)
-    return pre
+    o = u.const("o", "obj")
+    this = z3.And(made, o == creator)
+
+    def put(attribute: str, value: Any) -> Any:
+        return z3.Lambda([o], z3.If(this, value, pre.get(attribute, o)))
+
+    return enc.next_state(
+        pre, "the creating effect",
+        exists=put("exists", enc.true()), kind=put("kind", u.enum("kind", "ability")),
+        zone=put("zone", enc.z("stack")), game=put("game", active),
+        origin=put("origin", active), zone_player=put("zone_player", u.nobody),
+        zone_deck=put("zone_deck", u.enum("deck", "none")), owner=put("owner", by),
+        controller=put("controller", by), ctype=put("ctype", u.enum("ctype", "none")),
+        own_deck=put("own_deck", u.enum("deck", "none")), commander=put("commander", enc.false()),
+        face_up=put("face_up", enc.true()), phased_out=put("phased_out", enc.false()),
+        has_counters=put("has_counters", enc.false()), watcher=put("watcher", enc.false()))
 
 
 def e_end_subgame(enc: Encoder, pre: SymState, active: Any) -> SymState:

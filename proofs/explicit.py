@@ -28,7 +28,8 @@ from .counterexample import binding_of
 # What a card can be, and where: (card type, commander?) and zone kinds.
 CARD_KINDS = (("traditional", False), ("traditional", True), ("plane", False),
               ("vanguard", False))
-PLACES = ("library", "hand", "battlefield", "exile", "command", "deck", "outside")
+PLACES = ("library", "hand", "battlefield", "phased-out", "exile", "command", "deck",
+          "outside")
 
 
 @dataclass
@@ -48,7 +49,7 @@ class Search:
 def _legal_place(ctype: str, commander: bool, place: str) -> bool:
     if place == "deck":
         return ctype == "plane"
-    if place == "library":
+    if place in ("library", "phased-out"):
         return ctype == "traditional"
     if ctype == "vanguard":
         return place in ("command", "outside")
@@ -90,6 +91,9 @@ def situations(players: int, cards: int, depth: int) -> Iterator[Situation]:
                 zone = ZoneRef(game, place, owner)
             elif place == "deck":
                 zone = ZoneRef(game, "deck", owner, "planar")
+            elif place == "phased-out":  # a phased-out permanent (702.26b)
+                zone = ZoneRef(game, "battlefield")
+                card.phased_out = True
             else:
                 zone = ZoneRef(game, place)
             state.objects[card.id] = card
@@ -105,25 +109,39 @@ def events(state: Situation) -> Iterator[Event]:
     if active.parent is not None:
         yield Event("end-subgame", {})
         yield Event("end-subgame", {"winner": [active.players[0]]})
+    for player in active.players:
+        yield Event("leave", {"player": player})
     for obj in state.objects.values():
         if state.where[obj.id].game != active.id and obj.is_card:
             yield Event("bring-in", {"card": obj.id})
+        elif state.where[obj.id].game == active.id:
+            yield Event("phase", {"object": obj.id, "out": not obj.phased_out})
     exempt = [o.id for o in state.objects.values() if state.where[o.id].game == active.id]
     if exempt:
         yield Event("restart", {"controller": active.players[0], "exempt": exempt[:1],
                                 "then": "battlefield"})
 
 
-def allowed_steps(rulebook: Rulebook, players: int, cards: int,
-                  depth: int) -> Iterator[tuple[Situation, Event]]:
-    """Every situation of this size and every event of `events` that the rulebook allows
-    on it (the interpreter does not refuse it)."""
+def steps(rulebook: Rulebook, players: int, cards: int,
+          depth: int) -> Iterator[tuple[Situation, Event, bool]]:
+    """Every situation of this size and every event of `events`, with whether the rulebook
+    allows it there (the interpreter does not refuse it)."""
     for situation in situations(players, cards, depth):
         for event in events(situation):
             try:
                 Interpreter(rulebook).run(situation, [event])
             except IllegalEvent:
+                yield situation, event, False
                 continue
+            yield situation, event, True
+
+
+def allowed_steps(rulebook: Rulebook, players: int, cards: int,
+                  depth: int) -> Iterator[tuple[Situation, Event]]:
+    """Every situation of this size and every event of `events` that the rulebook allows
+    on it."""
+    for situation, event, allowed in steps(rulebook, players, cards, depth):
+        if allowed:
             yield situation, event
 
 

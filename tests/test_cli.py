@@ -187,8 +187,8 @@ def test_bad_rulebook_is_one_line_exit_2(capsys: pytest.CaptureFixture[str], tmp
                                          scenario: Path) -> None:
     from importlib import resources
 
-    text = resources.files("model").joinpath("rulebook.toml").read_text()
-    broken = text.replace('zone = "library", whose = "owner" }', 'zone = "libary", whose = "owner" }', 1)
+    text = resources.files("shahrazad.model").joinpath("rulebook.toml").read_text()
+    broken = text.replace('zone = "library", whose = "owner"', 'zone = "libary", whose = "owner"', 1)
     assert broken != text
     path = tmp_path / "rules.toml"
     path.write_text(broken)

@@ -14,9 +14,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from shahrazad.model.errors import IllegalEvent
+from shahrazad.model.events import Event
 from shahrazad.model.interpreter import Interpreter
 from shahrazad.model.rulebook import official
-from shahrazad.model.scenario import load_scenario
+from shahrazad.model.scenario import load_scenario, parse_scenario
 from shahrazad.proofs import conformance, object_steps
 
 EXAMPLES = sorted((Path(__file__).resolve().parent.parent / "examples").glob("*.toml"))
@@ -52,8 +54,9 @@ def test_every_example_step_conforms(path: Path) -> None:
 @pytest.mark.slow
 @pytest.mark.parametrize("depth", [1, 2])
 def test_every_small_situation_conforms(depth: int) -> None:
-    steps, found = conformance.exhaustive(official(), players=1, cards=1, depth=depth)
-    assert steps >= 60
+    taken, refused, found = conformance.exhaustive(official(), players=1, cards=1,
+                                                   depth=depth)
+    assert taken >= 60 and refused >= 30
     assert found == []
 
 
@@ -71,3 +74,47 @@ def test_an_encoder_that_keeps_phasing_on_a_move_is_caught(monkeypatch: pytest.M
     found = _mismatches(Path(__file__).resolve().parent.parent / "examples"
                         / "subgame.end.return-cards.toml")
     assert any("phased_out(bob-gravecrawler) = False" in m for m in found), found
+
+
+PHASED_OUT_BROUGHT_IN = """
+players = ["Ann", "Bob"]
+[[game]]
+id = "main"
+[[game]]
+id = "sub"
+parent = "main"
+created-by = "shahrazad"
+[[card]]
+id = "shahrazad"
+owner = "Ann"
+at = "main/stack"
+[[card]]
+id = "bears"
+owner = "Bob"
+at = "main/battlefield"
+phased = "out"
+[[event]]
+do = "bring-in"
+card = "bears"
+"""
+
+
+def test_a_refused_event_admits_no_symbolic_run() -> None:
+    """The interpreter refuses to bring in a phased-out card (702.26b); no run of the
+    encoded transition may take it either, whatever the interpreter would have chosen."""
+    scenario = parse_scenario(PHASED_OUT_BROUGHT_IN, file="<phased-out>")
+    event = scenario.events[0]
+    with pytest.raises(IllegalEvent):
+        Interpreter(official()).run(scenario.situation, [event])
+    assert conformance.conform_refusal(official(), scenario.situation, event) == []
+    # The same card phased in is brought in, and that step conforms.
+    scenario.situation.objects["bears"].phased_out = False
+    assert conformance.conform(official(), scenario.situation, event) == []
+
+
+def test_a_subgame_started_with_no_named_creator_conforms() -> None:
+    """With no `via`, both readings make the creating effect: a new ability on the stack."""
+    situation = load_scenario(Path(__file__).resolve().parent.parent / "examples"
+                              / "subgame.start.libraries.toml").situation
+    event = Event("start-subgame", {"by": situation.players[-1]})
+    assert conformance.conform(official(), situation, event) == []

@@ -1,0 +1,106 @@
+"""The mutants that `docs/mutation.md` lists as equivalent, and the reason, checked.
+
+A mutant is equivalent when no run of the project can tell it from the original. The claim
+is checked here on the smallest situation where it could fail, by enumerating every random
+outcome under both rulebooks and comparing the sets of situations reached, the order of
+every zone included. Each test also shows the check is not vacuous: without the step the
+reason rests on, the two rulebooks part.
+"""
+
+from __future__ import annotations
+
+import json
+from importlib import resources
+from typing import Any
+
+from shahrazad.model.choices import Chooser, enumerate_outcomes
+from shahrazad.model.events import Event
+from shahrazad.model.interpreter import Interpreter
+from shahrazad.model.rulebook import OFFICIAL_NAME, Rulebook, official, parse_rulebook
+from shahrazad.model.scenario import parse_scenario, situation_data
+from shahrazad.model.state import Situation
+
+OFFICIAL_TEXT = resources.files("shahrazad.model").joinpath(OFFICIAL_NAME).read_text(
+    encoding="utf-8")
+
+TO_BOTTOM = 'deck = "began-in", position = "bottom", face = "down"'
+DECK_SHUFFLE = '  { shuffle = { game = "main", zone = "deck" } },\n'
+
+# Ann's planar deck has two planes; a third, which began the subgame in it, is face up in
+# the subgame command zone as the subgame ends.
+SITUATION = """
+players = ["Ann", "Bob"]
+[[game]]
+id = "main"
+variants = ["planechase"]
+[[game]]
+id = "sub"
+parent = "main"
+created-by = "shahrazad"
+variants = ["planechase"]
+began-in-deck = { naya = "planar" }
+[[card]]
+id = "shahrazad"
+owner = "Ann"
+at = "main/stack"
+[[card]]
+id = "naya"
+owner = "Ann"
+type = "plane"
+at = "sub/command"
+[[card]]
+id = "tazeem"
+owner = "Ann"
+type = "plane"
+at = "sub/deck/Ann/planar"
+face = "down"
+[[card]]
+id = "llanowar"
+owner = "Ann"
+type = "plane"
+at = "sub/deck/Ann/planar"
+face = "down"
+"""
+
+
+def _rulebook(text: str) -> Rulebook:
+    return parse_rulebook(text, file="<mutant>")
+
+
+def _reached(rulebook: Rulebook, situation: Situation) -> set[str]:
+    """Every situation the end of the subgame can reach, as canonical text with zone order."""
+    def run(chooser: Chooser) -> Any:
+        return Interpreter(rulebook, chooser).run(situation, [Event("end-subgame", {})])
+
+    out = set()
+    for outcome in enumerate_outcomes(run, limit=1000):
+        data = situation_data(outcome.situation)
+        out.add(json.dumps(data, sort_keys=True))
+    return out
+
+
+def _situation() -> Situation:
+    return parse_scenario(SITUATION, file="<situation>").situation
+
+
+def test_the_situation_reads_and_ends() -> None:
+    reached = _reached(official(), _situation())
+    assert len(reached) >= 6  # the three planes of the deck, in every order
+
+
+def test_supplementary_cards_to_the_top_is_equivalent() -> None:
+    """`rules.supplementary-to-top`: 728.5a puts the card on the bottom of its deck, and
+    then shuffles the deck in the main-game command zone; which end the card went to cannot
+    be seen once the deck is shuffled."""
+    assert OFFICIAL_TEXT.count(TO_BOTTOM) == 1
+    top = OFFICIAL_TEXT.replace(TO_BOTTOM, TO_BOTTOM.replace("bottom", "top"))
+    assert _reached(_rulebook(top), _situation()) == _reached(official(), _situation())
+
+
+def test_without_the_shuffle_the_end_it_goes_to_shows() -> None:
+    """The check can fail: with no shuffle after it, top and bottom part."""
+    assert OFFICIAL_TEXT.count(DECK_SHUFFLE) == 1
+    unshuffled = OFFICIAL_TEXT.replace(DECK_SHUFFLE, "")
+    top = unshuffled.replace(TO_BOTTOM, TO_BOTTOM.replace("bottom", "top"))
+    assert _reached(_rulebook(top), _situation()) != _reached(_rulebook(unshuffled),
+                                                              _situation())
