@@ -417,12 +417,13 @@ _EVENT: list[tuple[str, str, tuple[str, ...], str, Callable[[], Term]]] = [
      "main-game library is face up there: no face-down status outlives the subgame (a new "
      "object, 400.7; 708.9).", ("subgame.end.return-cards",), END,
      lambda: forall(o, implies(pre.traditional(o) & pre.in_game(o, SUB)
-                               & ~pre.in_command(o, SUB), post.face_up(o)))),
+                               & ~pre.in_command(o, SUB) & post.exists(o), post.face_up(o)))),
     ("end.supplementary-face-down", "Each card that goes back to its supplementary deck as a "
      "subgame ends is face down in it (728.5a).", ("subgame.end.supplementary-cards",), END,
      lambda: forall(o, implies(pre.is_card(o) & pre.in_game(o, SUB)
                                & ne(pre.began_in_deck(SUB, o), deck("none"))
-                               & ne(pre.zone(o), zone("deck")), ~post.face_up(o)))),
+                               & ne(pre.zone(o), zone("deck")) & post.exists(o),
+                               ~post.face_up(o)))),
     ("end.nothing-survives", "No object or zone of the subgame survives it.",
      ("subgame.end.cease",), END,
      lambda: forall(o, ~post.in_game(o, SUB)) & ~post.present(SUB) & ~post.live(SUB)),
@@ -494,7 +495,8 @@ _EVENT: list[tuple[str, str, tuple[str, ...], str, Callable[[], Term]]] = [
     ("restart.faces", "No card keeps its face into the new game: each card not exempted "
      "begins it face down if it is in a supplementary deck, face up anywhere else (a new "
      "object, 400.7; 726.2).", ("restart.cards-involved", "restart.commanders"), RESTART,
-     lambda: forall(o, implies(pre.is_card(o) & pre.in_game(o, OLD) & ~exempt(o),
+     lambda: forall(o, implies(pre.is_card(o) & pre.in_game(o, OLD) & ~exempt(o)
+                               & post.exists(o),
                                iff(post.face_up(o), ne(post.zone(o), zone("deck")))))),
     ("restart.nothing-else", "No token, copy, emblem, ability or effect survives a restart.",
      ("restart.nothing-else",), RESTART,

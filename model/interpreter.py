@@ -24,7 +24,7 @@ from .errors import IllegalEvent
 from .event_steps import EVENT_STEPS
 from .events import Event
 from .game_steps import GAME_STEPS, in_range
-from .language import Clause, Step
+from .language import Clause, Step, games_acted_on
 from .object_steps import object_step
 from .objects import DECK_OF, PLAYER_ZONES, GameObject, ZoneRef
 from .rulebook import Rulebook, official
@@ -137,6 +137,12 @@ class Interpreter:
         rule = self._cite(clause)
         if step.select is not None:
             object_step(self, state, ctx, clause, step, rule)
+            return
+        gone = [role for role in games_acted_on(step)
+                if ctx.roles.get(role) is not None and ctx.roles[role] not in state.games]
+        if gone:
+            self._note(ctx, clause, rule, f"the {gone[0]} game {ctx.roles[gone[0]]} no longer "
+                       f"exists: {step.action} does nothing")
             return
         GAME_STEPS[step.action](self, state, ctx, clause, step.args, rule)
 

@@ -222,6 +222,17 @@ class Clause:
         }
 
 
+def games_acted_on(step: Step) -> tuple[str, ...]:
+    """The roles of the games a game step acts on or reads, which must still exist when it
+    runs (a game whose zones ceased earlier in the event is gone; the step then does
+    nothing, in both readings). The game that `create-game` makes is not among them."""
+    if step.select is not None:
+        return ()
+    return tuple(value for key, value in step.args.items()
+                 if isinstance(value, str) and value in ROLE_NAMES
+                 and not (step.action == "create-game" and key == "game"))
+
+
 # ---- validation ---------------------------------------------------------------------------
 
 

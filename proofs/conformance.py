@@ -58,12 +58,26 @@ def conform(rulebook: Rulebook, situation: Situation, event: Event,
     solver = pinned.solver
     options = [_equalities(pinned, assignment) for assignment in _assignments(pinned)]
     matches = z3.Or(*[z3.And(*[eq for _, eq in eqs]) for eqs in options])
-    solver.push()
-    solver.add(matches)
-    answer = str(solver.check())
-    solver.pop()
-    if answer != "sat":
-        return [Mismatch(event.kind, "no-run", tuple(_blocking(solver, options[0])))]
+    # One assignment of the new names at a time: the disjunction of them all is harder for
+    # the solver than each on its own (it can answer "unknown" where each is "sat").
+    # Where the solver gives up on the whole of an assignment at once, adding its cells one
+    # by one (incrementally) decides it.
+    answers, reason = [], ""
+    for eqs in options:
+        solver.push()
+        solver.add(*[eq for _, eq in eqs])
+        answer = str(solver.check())
+        reason = solver.reason_unknown()
+        solver.pop()
+        if answer == "unknown":
+            answer, _ = _incremental(solver, eqs)
+        answers.append(answer)
+        if answer == "sat":
+            break
+    if "sat" not in answers:
+        if "unknown" in answers:
+            return [Mismatch(event.kind, "no-run", (f"undecided: {reason}",))]
+        return [Mismatch(event.kind, "no-run", tuple(_incremental(solver, options[0])[1]))]
     solver.push()
     solver.add(z3.Not(matches))
     answer = str(solver.check())
@@ -146,23 +160,31 @@ def _dont_care(post: Situation, attribute: str, args: list[str]) -> bool:
             and args[0] not in post.objects)
 
 
-def _blocking(solver: z3.Solver, eqs: list[tuple[str, Any]]) -> list[str]:
-    """The first cells that, added one by one, leave no symbolic run (for the report)."""
+def _incremental(solver: z3.Solver, eqs: list[tuple[str, Any]]) -> tuple[str, list[str]]:
+    """Add the cells one by one, checking each time: "sat" when all of them together have a
+    run, else "unsat" with the first cells that, added, leave no run (at most 8; a cell that
+    leaves none is set aside and the rest are tried), or "unknown"."""
     solver.push()
-    out: list[str] = []
+    blocking: list[str] = []
+    answer = "sat"
     for name, eq in eqs:
         solver.push()
         solver.add(eq)
-        if str(solver.check()) == "unsat":
-            out.append(name)
+        step = str(solver.check())
+        if step == "sat":
             solver.pop()
-            if len(out) >= 8:
-                break
+            solver.add(eq)
             continue
         solver.pop()
-        solver.add(eq)
+        if step == "unknown":
+            answer = "unknown" if answer == "sat" else answer
+            continue
+        answer = "unsat"
+        blocking.append(name)
+        if len(blocking) >= 8:
+            break
     solver.pop()
-    return out
+    return answer, blocking
 
 
 def exhaustive(rulebook: Rulebook, players: int, cards: int, depth: int,

@@ -12,6 +12,7 @@ while the violation still replays.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -326,12 +327,18 @@ def replay(scenario: Scenario, rulebook: Rulebook, invariant: Invariant,
 
 def minimise(scenario: Scenario, rulebook: Rulebook, invariant: Invariant) -> Scenario:
     """Drop objects, then players, then games, one at a time, while the violation replays."""
+    return shrink(scenario, lambda s: replay(s, rulebook, invariant, limit=500).violated)
+
+
+def shrink(scenario: Scenario, keeps: Callable[[Scenario], bool]) -> Scenario:
+    """Drop objects, then players, then games, then details, one at a time, while `keeps`
+    holds of the smaller scenario (a local minimum, not necessarily the smallest)."""
     current = scenario
     changed = True
     while changed:
         changed = False
         for candidate in _smaller(current):
-            if replay(candidate, rulebook, invariant, limit=500).violated:
+            if not catalog_problems(candidate.situation) and keeps(candidate):
                 current, changed = candidate, True
                 break
     return current

@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import z3
-from shahrazad.model.language import Clause, Step
+from shahrazad.model.language import Clause, Step, games_acted_on
 from shahrazad.model.rulebook import Rulebook
 
 from .actions import IN_GAME_ACTIONS
@@ -69,6 +69,7 @@ class Encoder:
         self.pre: SymState  # the state before the event, once `run` has declared it
         self.unsupported: list[str] = []
         self.fires: dict[str, list[Any]] = {}
+        self.destroyed: set[str] = set()  # the roles whose games a destroy-zones step ended
         nothing = z3.K(universe.sorts["obj"], z3.BoolVal(False, universe.ctx))
         self.touched: Any = nothing  # objects that moved or ceased (400.7)
         self.gone: Any = nothing  # effects that ceased
@@ -196,7 +197,17 @@ class Encoder:
             self.fires.setdefault(clause.name, []).append(firing(self, s, step))
             if step.select is not None:
                 return object_step(self, s, step, label)
-            return GAME_STEPS[step.action](self, s, step.args, label)
+            after = GAME_STEPS[step.action](self, s, step.args, label)
+            if step.action == "destroy-zones":
+                self.destroyed.add(step.args["_"])
+            gone = [role for role in games_acted_on(step) if role in self.destroyed]
+            if not gone:
+                return after
+            # A game whose zones ceased earlier in the event is gone: the step does nothing.
+            present = z3.And(*(s.get("present", self.game_of(role)) for role in gone))
+            return after.updated(after.name, **{
+                a: z3.If(present, after.arrays[a], s.arrays[a])
+                for a in after.arrays if after.arrays[a] is not s.arrays.get(a)})
         except _Unbound as err:
             # The interpreter refuses the event (IllegalEvent): no transition exists.
             self.constraints.append(self.false())

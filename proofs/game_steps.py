@@ -51,6 +51,8 @@ def g_create_game(enc: Encoder, s: SymState, args: dict[str, Any], label: str) -
     p = u.const("p", "player")
     enc.constraints += [
         new != u.nogame, z3.Not(s.get("present", new)), z3.Not(s.get("live", new)),
+        # A game that ended keeps its result: a new game is one that never was.
+        s.get("result", new) == u.enum("result", "running"),
         enc.u.forall([o], z3.Implies(s.get("exists", o), z3.And(s.get("game", o) != new,
                                                              s.get("origin", o) != new))),
         enc.u.forall([g], z3.Implies(s.get("present", g), s.get("parent", g) != new)),

@@ -11,9 +11,13 @@ the audit's surviving mutants).
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from shahrazad.model import strategies
 from shahrazad.model.errors import IllegalEvent
 from shahrazad.model.events import Event
 from shahrazad.model.interpreter import Interpreter
@@ -117,4 +121,46 @@ def test_a_subgame_started_with_no_named_creator_conforms() -> None:
     situation = load_scenario(Path(__file__).resolve().parent.parent / "examples"
                               / "subgame.start.libraries.toml").situation
     event = Event("start-subgame", {"by": situation.players[-1]})
+    assert conformance.conform(official(), situation, event) == []
+
+
+def test_a_step_on_a_game_that_is_gone_does_nothing_in_both_readings() -> None:
+    """A changed rulebook whose restart names the starting player of the restarted game,
+    after its zones ceased: the interpreter notes that the step does nothing, and the
+    encoding agrees, cell for cell."""
+    from dataclasses import replace
+
+    from shahrazad.model.language import parse_step
+
+    clause = official().get("restart.starting-player")
+    step = parse_step("step", {"starting-player": {"game": "restarted",
+                                                   "choose": "event-controller"}}, "restart")
+    changed = official().replace(replace(clause, steps=(step,)))
+    path = Path(__file__).resolve().parent.parent / "examples" / "restart.new-game.toml"
+    state, event = next((s, e) for s, e in _steps(path) if e.kind == "restart")  # type: ignore[attr-defined]
+    outcome = Interpreter(changed).run(state, [event])  # type: ignore[arg-type, list-item]
+    assert any("no longer exists" in t.text for t in outcome.trace)
+    assert conformance.conform(changed, state, event) == []  # type: ignore[arg-type]
+
+
+GENERATED = int(os.environ.get("SHAHRAZAD_CONFORMANCE_EXAMPLES", "12"))
+
+
+@settings(max_examples=GENERATED, deadline=None, derandomize=True,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+@given(data=st.data())
+def test_generated_steps_conform(data: st.DataObject) -> None:
+    """Situations and events from the exported strategies, with their edge cases (the
+    interpreter's own names, dangling remembered names, extreme counts, nested games): a
+    step the interpreter takes conforms; a step it refuses admits no symbolic run.
+    `SHAHRAZAD_CONFORMANCE_EXAMPLES` sets how many (12 by default; the offline run's
+    figures are in docs/conformance.md)."""
+    situation = data.draw(strategies.situations(max_players=3, max_cards=4, max_depth=3),
+                          label="situation")
+    event = data.draw(strategies.events(situation), label="event")
+    try:
+        Interpreter(official()).run(situation, [event])
+    except IllegalEvent:
+        assert conformance.conform_refusal(official(), situation, event) == []
+        return
     assert conformance.conform(official(), situation, event) == []

@@ -259,27 +259,31 @@ def verify(rulebook_path: str | None, amendments: tuple[str, ...], fmt: str,
               show_default=True)
 @click.option("--timeout", type=SECONDS, default=5.0, show_default=True)
 @click.option("--jobs", type=click.IntRange(min=1), default=None)
-def protection(rulebook_path: str | None, fmt: str, timeout: float, jobs: int | None) -> None:
-    """Remove each clause in turn: which invariant breaks? A clause whose removal breaks
-    nothing is a gap of the catalog. Exit 0 when every clause is protected, 1 otherwise."""
+@click.option("--clause", "clauses", multiple=True, help="Only this clause (repeatable).")
+@click.option("--removals-only", is_flag=True, help="Only remove each clause; change nothing.")
+@click.option("--every", is_flag=True, help="List every change, the caught ones too.")
+def protection(rulebook_path: str | None, fmt: str, timeout: float, jobs: int | None,
+               clauses: tuple[str, ...], removals_only: bool, every: bool) -> None:
+    """Remove each clause, and change each parameter of each of its steps (destination,
+    whose, position, face, mark, selection, numbers, choices), one at a time: which
+    invariant breaks? A change that alters what happens while no invariant breaks is a gap
+    of the catalog, shown with a situation where it shows. Exit 0 when nothing is a gap, 1
+    when something is, 3 when the solver could not decide."""
     from shahrazad.proofs.protection import protection as run
+    from shahrazad.report.protection import exit_code, protection_json, protection_text
 
     rulebook = _rulebook(rulebook_path)
-    found = run(rulebook, timeout=timeout, jobs=jobs or os.cpu_count() or 1)
+    unknown = [c for c in clauses if c not in rulebook.names()]
+    if unknown:
+        raise click.BadParameter(f"no clause {unknown[0]!r} in {rulebook.source}",
+                                 param_hint="--clause")
+    found = run(rulebook, timeout=timeout, jobs=jobs or os.cpu_count() or 1,
+                with_changes=not removals_only, only=list(clauses) or None)
     if fmt == "json":
-        click.echo(json.dumps({"schema": "shahrazad.protection/1", "clause": [
-            {"name": p.clause, "event": p.event, "status": p.status, "caught-by": p.caught_by}
-            for p in found]}, indent=2))
+        click.echo(json.dumps(protection_json(found), indent=2, ensure_ascii=False))
     else:
-        for p in found:
-            what = f"caught by {p.caught_by}" if p.caught_by else (
-                "GAP: removing it breaks no invariant" if p.status == "gap"
-                else "UNKNOWN: the solver could not decide")
-            click.echo(f"{p.clause:40} [{rulebook.cite(p.clause)}] {what}")
-        gaps = [p for p in found if p.status != "protected"]
-        click.echo(f"\n{len(found) - len(gaps)} of {len(found)} clauses protected"
-                   + (f"; not protected: {', '.join(p.clause for p in gaps)}" if gaps else ""))
-    raise click.exceptions.Exit(0 if all(p.status == "protected" for p in found) else 1)
+        click.echo(protection_text(found, rulebook, every), nl=False)
+    raise click.exceptions.Exit(exit_code(found))
 
 
 @cli.command("check-rules")
