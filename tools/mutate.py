@@ -25,6 +25,7 @@ the list are in `docs/mutation.md`.
 from __future__ import annotations
 
 import argparse
+import os
 import subprocess
 import sys
 import time
@@ -73,15 +74,21 @@ def check(mutant: Mutant) -> str:
     return text
 
 
-def run(mutant: Mutant) -> tuple[str | None, float]:
-    """Apply, run the killers until one fails, restore. Returns the killer that failed."""
+def run(mutant: Mutant, limit: float) -> tuple[str | None, float]:
+    """Apply, run the killers until one fails, restore. Returns the killer that failed (a
+    killer that runs longer than `limit` seconds fails: the mutant made it hang)."""
     path = ROOT / mutant.file
     text = check(mutant)
     start = time.perf_counter()
+    env = {**os.environ, "SHAHRAZAD_MUTATION": "1"}  # tests/conftest.py: no shrinking
     try:
         path.write_text(text.replace(mutant.old, mutant.new))
         for name, command in KILLERS:
-            done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True)
+            try:
+                done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True,
+                                      env=env, timeout=limit)
+            except subprocess.TimeoutExpired:
+                return f"{name} (hung: over {limit:.0f} s)", time.perf_counter() - start
             if done.returncode != 0:
                 return name, time.perf_counter() - start
         return None, time.perf_counter() - start
@@ -95,6 +102,8 @@ def main() -> None:
     parser.add_argument("--list", action="store_true", help="list the mutants and stop")
     parser.add_argument("--check", action="store_true",
                         help="check that every snippet occurs exactly once, and stop")
+    parser.add_argument("--limit", type=float, default=900.0,
+                        help="seconds a killer may run before it counts as hung")
     args = parser.parse_args()
     mutants = load()
     unknown = set(args.only) - {m.id for m in mutants}
@@ -112,12 +121,12 @@ def main() -> None:
         raise SystemExit("the work tree has changes: commit or stash them first")
     killed = equivalent = 0
     for mutant in chosen:
-        killer, seconds = run(mutant)
+        killer, seconds = run(mutant, args.limit)
         killed += killer is not None
         equivalent += killer is None and bool(mutant.equivalent)
         verdict = (f"killed by {killer}" if killer
                    else "equivalent" if mutant.equivalent else "SURVIVED")
-        print(f"{mutant.id:38} {verdict:28} {seconds:6.1f} s  {mutant.what}", flush=True)
+        print(f"{mutant.id:38} {verdict:34} {seconds:6.1f} s  {mutant.what}", flush=True)
     print(f"\n{killed} of {len(chosen)} mutants killed, {equivalent} equivalent, "
           f"{len(chosen) - killed - equivalent} survived")
 
