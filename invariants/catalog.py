@@ -221,6 +221,11 @@ def _structure(s: State) -> list[tuple[str, str, tuple[str, ...], Term]]:
          ("subgame.start.new-game", "restart.subgame"),
          forall(g, iff(s.has_creator(g), ne(s.created_by(g), noobj())))
          & forall((g, g2), implies(s.has_creator(g), ~s.waiting(g2, s.created_by(g))))),
+        ("structure.card-controllers", "A card that is neither a permanent nor a spell (on "
+         "neither the battlefield nor the stack) is its owner's to control.",
+         ("restart.cards-involved", "subgame.end.return-cards"),
+         forall(o, implies(s.is_card(o) & ~(s.inside(o) & in_(s.zone(o), (
+             zone("battlefield"), zone("stack")))), eq(s.controller(o), s.owner(o))))),
     ]
 
 
@@ -273,6 +278,7 @@ STRUCTURE_RULES: dict[str, tuple[str, ...]] = {
     "structure.real-owners": ("108.3", "108.4"),
     "structure.waiting-triggers": ("728.4a", "603.10a"),
     "structure.trigger-controllers": ("113.8", "728.4a"),
+    "structure.card-controllers": ("108.4", "108.4a", "110.2"),
     "structure.creators": ("728.1a",),
 }
 
@@ -347,6 +353,16 @@ _EVENT: list[tuple[str, str, tuple[str, ...], str, Callable[[], Term]]] = [
                                post.in_zone(o, SUB, "deck")
                                & eq(post.zone_deck(o), pre.zone_deck(o))
                                & eq(post.zone_player(o), pre.zone_player(o))))),
+    ("start.deck-marks", "Each card of a supplementary deck is marked as having begun the "
+     "subgame in that deck, which 728.5a reads as the subgame ends.",
+     ("subgame.start.supplementary-decks",), START,
+     lambda: forall(o, implies(pre.in_zone(o, MAIN, "deck") & pre.is_card(o),
+                               eq(post.began_in_deck(SUB, o), pre.zone_deck(o))))),
+    ("start.faces-kept", "Starting a subgame turns no card over: what moves keeps its face "
+     "(728.2, 728.2a-c).", ("subgame.start.libraries", "subgame.start.supplementary-decks",
+                           "subgame.start.vanguard", "subgame.start.commander"), START,
+     lambda: forall(o, implies(pre.is_card(o) & post.exists(o),
+                               eq(post.face_up(o), pre.face_up(o))))),
     ("start.face-up-nontraditional-stay", "Face-up nontraditional cards stay in the main-game "
      "command zone.", ("subgame.start.supplementary-decks",), START,
      lambda: forall(o, implies(pre.in_zone(o, MAIN, "command") & pre.is_card(o)
@@ -424,6 +440,25 @@ _EVENT: list[tuple[str, str, tuple[str, ...], str, Callable[[], Term]]] = [
                                & ne(pre.began_in_deck(SUB, o), deck("none"))
                                & ne(pre.zone(o), zone("deck")) & post.exists(o),
                                ~post.face_up(o)))),
+    ("end.others-cease", "Every other card of the subgame ceases to exist with it: 728.5 "
+     "returns only the cards it and 728.5a-c name.", ("subgame.end.cease",), END,
+     lambda: forall(o, implies(pre.is_card(o) & _left_out_at_end(o), ~post.exists(o)))),
+    ("end.faces-kept", "A card the end of a subgame returns keeps its face, except that a "
+     "traditional card goes into a library face up and a supplementary card that left its "
+     "deck goes back face down (728.5, 728.5a).",
+     ("subgame.end.supplementary-decks", "subgame.end.vanguard", "subgame.end.commander"), END,
+     lambda: forall(o, implies(pre.is_card(o) & pre.in_game(o, SUB) & post.exists(o)
+                               & ne(pre.ctype(o), ctype("traditional"))
+                               & ~(ne(pre.began_in_deck(SUB, o), deck("none"))
+                                   & ne(pre.zone(o), zone("deck"))),
+                               eq(post.face_up(o), pre.face_up(o))))
+     & forall(o, implies(pre.is_card(o) & pre.in_command(o, SUB) & post.exists(o)
+                         & eq(pre.ctype(o), ctype("traditional")),
+                         eq(post.face_up(o), pre.face_up(o))))),
+    ("end.main-marks-kept", "The marks of the main game (the cards that began it in a "
+     "supplementary deck) are as they were: returning decks begin nothing.",
+     ("subgame.end.supplementary-decks",), END,
+     lambda: forall(o, eq(post.began_in_deck(MAIN, o), pre.began_in_deck(MAIN, o)))),
     ("end.nothing-survives", "No object or zone of the subgame survives it.",
      ("subgame.end.cease",), END,
      lambda: forall(o, ~post.in_game(o, SUB)) & ~post.present(SUB) & ~post.live(SUB)),
@@ -479,6 +514,19 @@ _EVENT: list[tuple[str, str, tuple[str, ...], str, Callable[[], Term]]] = [
      ("restart.commanders",), RESTART,
      lambda: forall(o, implies(pre.traditional(o) & pre.in_game(o, OLD) & ~exempt(o)
                                & pre.commander(o), post.in_zone(o, NEW, "command")))),
+    ("restart.nontraditional-in-command", "Each vanguard, conspiracy and dungeon not "
+     "exempted begins the new game in the command zone.", ("restart.cards-involved",), RESTART,
+     lambda: forall(o, implies(pre.is_card(o) & pre.in_game(o, OLD) & ~exempt(o)
+                               & in_(pre.ctype(o), (ctype("vanguard"), ctype("conspiracy"),
+                                                    ctype("dungeon"))),
+                               post.in_zone(o, NEW, "command")))),
+    ("restart.deck-marks", "Each supplementary card not exempted begins the new game in its "
+     "deck, marked as having begun the game there (726.2, 728.5a).",
+     ("restart.cards-involved",), RESTART,
+     lambda: forall(o, implies(pre.is_card(o) & pre.in_game(o, OLD) & ~exempt(o)
+                               & ne(pre.own_deck(o), deck("none")),
+                               post.in_zone(o, NEW, "deck")
+                               & eq(post.began_in_deck(NEW, o), pre.own_deck(o))))),
     ("restart.exempt-outside-deck", "Exempt cards are in neither library nor command zone as the "
      "new game begins.", ("restart.exempt", "restart.exempt-commander"), RESTART,
      lambda: forall(o, implies(exempt(o), post.in_game(o, NEW)

@@ -127,7 +127,8 @@ def e_bring_in(interp: Interpreter, state: Situation, ctx: Context, active: Game
     ctx.brought_controller = card.controller or card.owner
     interp._reset_on_move(card)
     state.move(card_id, dest)
-    card.controller = player
+    if kind in ("battlefield", "stack"):  # a permanent or a spell has a controller (108.4)
+        card.controller = player
     ctx.brought, ctx.brought_from = card_id, where
     ctx.roles.update(source=where.game)
     interp._note(ctx, None, "400.11b", f"{card_id} is brought into {active.id}",

@@ -66,14 +66,14 @@ def conform(rulebook: Rulebook, situation: Situation, event: Event,
     for eqs in options:
         solver.push()
         solver.add(*[eq for _, eq in eqs])
-        answer = str(solver.check())
+        answers.append(str(solver.check()))
         reason = solver.reason_unknown()
         solver.pop()
-        if answer == "unknown":
-            answer, _ = _incremental(solver, eqs)
-        answers.append(answer)
-        if answer == "sat":
+        if answers[-1] == "sat":
             break
+    for index, answer in enumerate(answers):
+        if answer == "unknown" and "sat" not in answers:
+            answers[index], _ = _incremental(solver, options[index], most=1)
     if "sat" not in answers:
         if "unknown" in answers:
             return [Mismatch(event.kind, "no-run", (f"undecided: {reason}",))]
@@ -160,10 +160,11 @@ def _dont_care(post: Situation, attribute: str, args: list[str]) -> bool:
             and args[0] not in post.objects)
 
 
-def _incremental(solver: z3.Solver, eqs: list[tuple[str, Any]]) -> tuple[str, list[str]]:
+def _incremental(solver: z3.Solver, eqs: list[tuple[str, Any]],
+                 most: int = 8) -> tuple[str, list[str]]:
     """Add the cells one by one, checking each time: "sat" when all of them together have a
-    run, else "unsat" with the first cells that, added, leave no run (at most 8; a cell that
-    leaves none is set aside and the rest are tried), or "unknown"."""
+    run, else "unsat" with the first cells that, added, leave no run (at most `most`; a
+    cell that leaves none is set aside and the rest are tried), or "unknown"."""
     solver.push()
     blocking: list[str] = []
     answer = "sat"
@@ -181,7 +182,7 @@ def _incremental(solver: z3.Solver, eqs: list[tuple[str, Any]]) -> tuple[str, li
             continue
         answer = "unsat"
         blocking.append(name)
-        if len(blocking) >= 8:
+        if len(blocking) >= most:
             break
     solver.pop()
     return answer, blocking

@@ -131,7 +131,11 @@ def e_bring_in(enc: Encoder, pre: SymState, active: Any) -> SymState:
         zone_deck=z3.Lambda([o], z3.If(this, u.enum("deck", "none"), pre.get("zone_deck", o))),
         has_counters=z3.Lambda([o], z3.If(this, enc.false(), pre.get("has_counters", o))),
         phased_out=z3.Lambda([o], z3.If(this, enc.false(), pre.get("phased_out", o))),
-        controller=z3.Lambda([o], z3.If(this, by, pre.get("controller", o))),
+        # A permanent or a spell has a controller; any other card is its owner's (108.4).
+        controller=z3.Lambda([o], z3.If(this, z3.If(z3.Or(to == enc.z("battlefield"),
+                                                          to == enc.z("stack")),
+                                                    by, pre.get("owner", card)),
+                                        pre.get("controller", o))),
         **enc.forget(pre, o, this, enc.false()),
     )
 

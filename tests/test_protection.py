@@ -83,7 +83,7 @@ def test_protection_reports_changes_as_well_as_removals() -> None:
 
 
 def test_a_gap_is_reported_with_its_situation(capsys: pytest.CaptureFixture[str]) -> None:
-    code = main(["protection", "--clause", "restart.commanders", "--format", "json",
+    code = main(["protection", "--clause", "restart.exempt", "--format", "json",
                  "--jobs", "1"])
     data = json.loads(capsys.readouterr().out)
     assert data["schema"] == "shahrazad.protection/2"
