@@ -19,6 +19,7 @@ difference allowed is order within a zone, which the symbolic state does not hav
 from __future__ import annotations
 
 import itertools
+import time
 from dataclasses import dataclass
 from typing import Any
 
@@ -71,13 +72,16 @@ def conform(rulebook: Rulebook, situation: Situation, event: Event,
         solver.pop()
         if answers[-1] == "sat":
             break
+    deadline = time.perf_counter() + timeout  # the fallback's budget, all assignments
     for index, answer in enumerate(answers):
         if answer == "unknown" and "sat" not in answers:
-            answers[index], _ = _incremental(solver, options[index], most=1)
+            answers[index], _ = _incremental(solver, options[index], most=1,
+                                             deadline=deadline)
     if "sat" not in answers:
         if "unknown" in answers:
             return [Mismatch(event.kind, "no-run", (f"undecided: {reason}",))]
-        return [Mismatch(event.kind, "no-run", tuple(_incremental(solver, options[0])[1]))]
+        cells = _incremental(solver, options[0], deadline=time.perf_counter() + timeout)[1]
+        return [Mismatch(event.kind, "no-run", tuple(cells))]
     solver.push()
     solver.add(z3.Not(matches))
     answer = str(solver.check())
@@ -160,15 +164,19 @@ def _dont_care(post: Situation, attribute: str, args: list[str]) -> bool:
             and args[0] not in post.objects)
 
 
-def _incremental(solver: z3.Solver, eqs: list[tuple[str, Any]],
-                 most: int = 8) -> tuple[str, list[str]]:
+def _incremental(solver: z3.Solver, eqs: list[tuple[str, Any]], most: int = 8,
+                 deadline: float | None = None) -> tuple[str, list[str]]:
     """Add the cells one by one, checking each time: "sat" when all of them together have a
     run, else "unsat" with the first cells that, added, leave no run (at most `most`; a
-    cell that leaves none is set aside and the rest are tried), or "unknown"."""
+    cell that leaves none is set aside and the rest are tried), or "unknown" (also when
+    `deadline`, a `time.perf_counter()` value, passes first)."""
     solver.push()
     blocking: list[str] = []
     answer = "sat"
     for name, eq in eqs:
+        if deadline is not None and time.perf_counter() > deadline:
+            answer = "unknown" if answer == "sat" else answer
+            break
         solver.push()
         solver.add(eq)
         step = str(solver.check())
