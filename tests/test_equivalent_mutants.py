@@ -13,12 +13,18 @@ import json
 from importlib import resources
 from typing import Any
 
+import pytest
+import z3
+from shahrazad.invariants.catalog import structure_terms
+from shahrazad.invariants.lang import pre
 from shahrazad.model.choices import Chooser, enumerate_outcomes
 from shahrazad.model.events import Event
 from shahrazad.model.interpreter import Interpreter
 from shahrazad.model.rulebook import OFFICIAL_NAME, Rulebook, official, parse_rulebook
 from shahrazad.model.scenario import parse_scenario, situation_data
 from shahrazad.model.state import Situation
+from shahrazad.proofs.encode import encode_event
+from shahrazad.proofs.symbolic import TermEncoder, Universe
 
 OFFICIAL_TEXT = resources.files("shahrazad.model").joinpath(OFFICIAL_NAME).read_text(
     encoding="utf-8")
@@ -104,3 +110,31 @@ def test_without_the_shuffle_the_end_it_goes_to_shows() -> None:
     top = unshuffled.replace(TO_BOTTOM, TO_BOTTOM.replace("bottom", "top"))
     assert _reached(_rulebook(top), _situation()) != _reached(_rulebook(unshuffled),
                                                               _situation())
+
+
+@pytest.mark.parametrize("event,clause,role", [("restart", "restart.nothing-else", "restarted"),
+                                               ("end-subgame", "subgame.end.cease", "subgame")])
+def test_a_game_whose_zones_cease_has_no_waiting_trigger(event: str, clause: str,
+                                                         role: str) -> None:
+    """`enc.destroyed-game-keeps-triggers`: clearing the waiting triggers of a game whose
+    zones cease changes nothing, because there are none. Triggers wait only in a suspended
+    game (728.4a, `structure.triggers`), and the games whose zones cease are the restarted
+    game and the ending subgame, both active. z3 proves it for every size: in no situation
+    that keeps the structure invariants does the game have a waiting trigger as its zones
+    cease, under the official rules."""
+    u = Universe(None)
+    t = encode_event(official(), event, u)
+    index = next(i for i, (label, _) in enumerate(t.states)
+                 if label.startswith(clause) and t.states[i][1] is not t.states[i - 1][1]
+                 and "present" in t.states[i][1].arrays
+                 and t.states[i][1].arrays["present"] is not t.states[i - 1][1].arrays["present"])
+    before = t.states[index - 1][1]
+    game = t.binding.roles[role]
+    o = u.const("o!waits", "obj")
+    solver = z3.Solver(ctx=u.ctx)
+    solver.set(timeout=20000)
+    solver.add(*t.constraints, z3.Exists([o], before.get("waiting", game, o)))
+    assert str(solver.check()) == "sat"  # not vacuous: without the structure, it can wait
+    enc = TermEncoder(u, t.pre, t.post, t.binding)
+    solver.add(*(enc.encode(h) for h in structure_terms(pre)))
+    assert str(solver.check()) == "unsat"
