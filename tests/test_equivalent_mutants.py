@@ -138,3 +138,27 @@ def test_a_game_whose_zones_cease_has_no_waiting_trigger(event: str, clause: str
     enc = TermEncoder(u, t.pre, t.post, t.binding)
     solver.add(*(enc.encode(h) for h in structure_terms(pre)))
     assert str(solver.check()) == "unsat"
+
+
+def test_a_creating_card_finishes_in_a_game_its_owner_plays() -> None:
+    """`enc.finish-creator-unchecked`: the creating card goes to its owner's graveyard only
+    if its owner plays the game; dropping that test changes nothing, because an object in a
+    game is always owned by one of its players (`structure.owners-play`, 108.3, 728.4) and
+    ending a subgame removes no player from the main game. z3 proves it for every size."""
+    u = Universe(None)
+    t = encode_event(official(), "end-subgame", u)
+    index = next(i for i, (label, _) in enumerate(t.states)
+                 if label.startswith("subgame.end.finish-creator"))
+    before = t.states[index - 1][1]
+    game = t.binding.roles["main"]
+    c = t.params["creator"]
+    solver = z3.Solver(ctx=u.ctx)
+    solver.set(timeout=20000)
+    solver.add(*t.constraints, c != u.noobj, before.get("exists", c),
+               before.get("zone", c) == u.enum("zone", "stack"), before.get("game", c) == game,
+               before.get("kind", c) == u.enum("kind", "card"),
+               z3.Not(before.get("plays", game, before.get("owner", c))))
+    assert str(solver.check()) == "sat"  # not vacuous: without the structure, it can be so
+    enc = TermEncoder(u, t.pre, t.post, t.binding)
+    solver.add(*(enc.encode(h) for h in structure_terms(pre)))
+    assert str(solver.check()) == "unsat"
