@@ -23,7 +23,7 @@ from shahrazad.model.interpreter import Interpreter
 from shahrazad.model.rulebook import OFFICIAL_NAME, Rulebook, official, parse_rulebook
 from shahrazad.model.scenario import parse_scenario, situation_data
 from shahrazad.model.state import Situation
-from shahrazad.proofs.encode import encode_event
+from shahrazad.proofs.encode import Transition, encode_event
 from shahrazad.proofs.symbolic import TermEncoder, Universe
 
 OFFICIAL_TEXT = resources.files("shahrazad.model").joinpath(OFFICIAL_NAME).read_text(
@@ -112,6 +112,18 @@ def test_without_the_shuffle_the_end_it_goes_to_shows() -> None:
                                                               _situation())
 
 
+def _only_the_structure_rules_out(u: Universe, t: Transition, condition: z3.ExprRef) -> None:
+    """`condition` can hold during the event when nothing is assumed of the situation before
+    it (so the check is not vacuous), and cannot once the structure invariants hold."""
+    solver = z3.Solver(ctx=u.ctx)
+    solver.set(timeout=20000)
+    solver.add(*t.constraints, condition)
+    assert str(solver.check()) == "sat"
+    enc = TermEncoder(u, t.pre, t.post, t.binding)
+    solver.add(*(enc.encode(h) for h in structure_terms(pre)))
+    assert str(solver.check()) == "unsat"
+
+
 @pytest.mark.parametrize("event,clause,role", [("restart", "restart.nothing-else", "restarted"),
                                                ("end-subgame", "subgame.end.cease", "subgame")])
 def test_a_game_whose_zones_cease_has_no_waiting_trigger(event: str, clause: str,
@@ -131,13 +143,7 @@ def test_a_game_whose_zones_cease_has_no_waiting_trigger(event: str, clause: str
     before = t.states[index - 1][1]
     game = t.binding.roles[role]
     o = u.const("o!waits", "obj")
-    solver = z3.Solver(ctx=u.ctx)
-    solver.set(timeout=20000)
-    solver.add(*t.constraints, z3.Exists([o], before.get("waiting", game, o)))
-    assert str(solver.check()) == "sat"  # not vacuous: without the structure, it can wait
-    enc = TermEncoder(u, t.pre, t.post, t.binding)
-    solver.add(*(enc.encode(h) for h in structure_terms(pre)))
-    assert str(solver.check()) == "unsat"
+    _only_the_structure_rules_out(u, t, z3.Exists([o], before.get("waiting", game, o)))
 
 
 def test_a_creating_card_finishes_in_a_game_its_owner_plays() -> None:
@@ -152,13 +158,8 @@ def test_a_creating_card_finishes_in_a_game_its_owner_plays() -> None:
     before = t.states[index - 1][1]
     game = t.binding.roles["main"]
     c = t.params["creator"]
-    solver = z3.Solver(ctx=u.ctx)
-    solver.set(timeout=20000)
-    solver.add(*t.constraints, c != u.noobj, before.get("exists", c),
-               before.get("zone", c) == u.enum("zone", "stack"), before.get("game", c) == game,
-               before.get("kind", c) == u.enum("kind", "card"),
-               z3.Not(before.get("plays", game, before.get("owner", c))))
-    assert str(solver.check()) == "sat"  # not vacuous: without the structure, it can be so
-    enc = TermEncoder(u, t.pre, t.post, t.binding)
-    solver.add(*(enc.encode(h) for h in structure_terms(pre)))
-    assert str(solver.check()) == "unsat"
+    _only_the_structure_rules_out(u, t, z3.And(
+        c != u.noobj, before.get("exists", c),
+        before.get("zone", c) == u.enum("zone", "stack"), before.get("game", c) == game,
+        before.get("kind", c) == u.enum("kind", "card"),
+        z3.Not(before.get("plays", game, before.get("owner", c)))))
