@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from shahrazad.model.objects import NONCARD_ZONES
+from shahrazad.model.objects import FACE_DOWN_ZONES, NONCARD_ZONES, NONTRADITIONAL_ZONES
 
 from .lang import (
     TRUE,
@@ -60,7 +60,7 @@ from .lang import (
 )
 
 EVENTS = ("start-subgame", "end-subgame", "restart", "bring-in", "affect", "move", "create",
-          "counter", "phase", "turn", "leave")
+          "counter", "phase", "turn", "leave", "control")
 
 
 @dataclass(frozen=True)
@@ -82,11 +82,12 @@ class Invariant:
                    for t in self.term.walk())
 
 
-o, o2 = obj("o"), obj("o2")
+o, o2, o3 = obj("o"), obj("o2"), obj("o3")
 p = player("p")
 g, g2 = game("g"), game("g2")
 MAIN, SUB, OLD, NEW, SOURCE = role("main"), role("subgame"), role("restarted"), role("new"), \
     role("source")
+PERMANENT_KINDS = (kind("card"), kind("token"), kind("copy"))
 PLAYER_ZONES = (zone("library"), zone("hand"), zone("graveyard"), zone("deck"))
 
 
@@ -217,6 +218,62 @@ def _structure(s: State) -> list[tuple[str, str, tuple[str, ...], Term]]:
          "the game it waits in, the controller of its source when it triggered.",
          ("subgame.bring-in.leave-triggers", "subgame.end.release-triggers"),
          forall((g, o), implies(s.waiting(g, o), s.plays(g, s.trigger_controller(g, o))))),
+        ("structure.nontraditional-places", "A plane, phenomenon, scheme, vanguard, conspiracy "
+         "or dungeon card in a game is in the command zone, in its supplementary deck or out of "
+         "it; an Attraction or a Contraption may also be on the battlefield or in exile.",
+         ("subgame.end.supplementary-cards", "restart.cards-involved"),
+         forall(o, implies(s.inside(o) & s.is_card(o), and_(*(
+             implies(eq(s.ctype(o), ctype(t)), in_(s.zone(o), tuple(zone(z) for z in zs)))
+             for t, zs in NONTRADITIONAL_ZONES.items()))))),
+        ("structure.phased-out-permanents", "Only a permanent is phased out: a phased-out "
+         "object is a card, token or copy on the battlefield.",
+         ("subgame.end.return-cards", "restart.nothing-else"),
+         forall(o, implies(s.exists(o) & s.phased_out(o),
+                           s.inside(o) & eq(s.zone(o), zone("battlefield"))
+                           & in_(s.kind(o), PERMANENT_KINDS)))),
+        ("structure.face-down-places", "Only a card, token or copy on the battlefield, on the "
+         "stack, in exile or in the command zone is face down, and every card in a "
+         "supplementary deck is.",
+         ("subgame.end.return-cards", "subgame.end.supplementary-cards", "restart.cards-involved"),
+         forall(o, implies(s.exists(o) & ~s.face_up(o),
+                           s.inside(o) & in_(s.zone(o), tuple(zone(z) for z in FACE_DOWN_ZONES))
+                           & in_(s.kind(o), PERMANENT_KINDS)))
+         & forall(o, implies(s.inside(o) & eq(s.zone(o), zone("deck")), ~s.face_up(o)))),
+        ("structure.suspended-games-emptied", "A suspended game has no card in a library or a "
+         "supplementary deck, and no commander or vanguard in its command zone: they went to "
+         "its subgame as it started.",
+         ("subgame.start.libraries", "subgame.start.supplementary-decks",
+          "subgame.start.vanguard", "subgame.start.commander"),
+         forall(o, implies(s.inside(o) & s.suspended(s.game(o)),
+                           not_(in_(s.zone(o), (zone("library"), zone("deck"))))
+                           & not_(eq(s.zone(o), zone("command"))
+                                  & (s.commander(o) | eq(s.ctype(o), ctype("vanguard"))))))),
+        ("structure.subgame-decks-marked", "A card of a supplementary deck is in a subgame "
+         "only if it began that subgame, and each subgame above it, in its deck (so 728.5a "
+         "sends it back at each end).",
+         ("subgame.start.supplementary-decks", "restart.cards-involved"),
+         forall((o, g), implies(s.inside(o) & ne(s.own_deck(o), deck("none")) & s.live(g)
+                                & s.has_parent(g) & le(s.depth(g), s.depth(s.game(o))),
+                                eq(s.began_in_deck(g, o), s.own_deck(o))))),
+        ("structure.no-conspiracy-in-subgames", "No conspiracy card is in a subgame: a subgame "
+         "takes only the libraries, supplementary decks, vanguards and commanders.",
+         ("subgame.start.new-game",),
+         forall(o, implies(s.inside(o) & s.has_parent(s.game(o)),
+                           ne(s.ctype(o), ctype("conspiracy"))))),
+        ("structure.counters-of-players", "A player has counters in a game only while they play "
+         "in it.", ("subgame.end.player-counters", "restart.nothing-else"),
+         forall((g, p), implies(lt(num(0), s.counters(g, p)), s.plays(g, p)))),
+        ("structure.emblems", "An emblem is controlled by its owner.",
+         ("restart.nothing-else",),
+         forall(o, implies(s.exists(o) & eq(s.kind(o), kind("emblem")),
+                           eq(s.controller(o), s.owner(o))))),
+        ("structure.commanders", "A commander is a card, and no player owns more than two.",
+         ("restart.cards-involved", "subgame.end.commander"),
+         forall((o, o2, o3), implies(s.exists(o) & s.exists(o2) & s.exists(o3) & s.commander(o)
+                                     & s.commander(o2) & s.commander(o3)
+                                     & eq(s.owner(o2), s.owner(o)) & eq(s.owner(o3), s.owner(o)),
+                                     eq(o, o2) | eq(o, o3) | eq(o2, o3)))
+         & forall(o, implies(s.exists(o) & s.commander(o), s.is_card(o)))),
         ("structure.creators", "A game records a creating object exactly when it has one.",
          ("subgame.start.new-game", "restart.subgame"),
          forall(g, iff(s.has_creator(g), ne(s.created_by(g), noobj())))
@@ -280,6 +337,16 @@ STRUCTURE_RULES: dict[str, tuple[str, ...]] = {
     "structure.trigger-controllers": ("113.8", "728.4a"),
     "structure.card-controllers": ("108.4", "108.4a", "110.2"),
     "structure.creators": ("728.1a",),
+    "structure.nontraditional-places": ("309.2c", "311.2", "312.2", "313.2", "314.2", "315.3",
+                                        "400.4b", "717.6"),
+    "structure.phased-out-permanents": ("702.26b", "702.26d", "110.5"),
+    "structure.face-down-places": ("708.2", "406.3", "110.5", "701.31b", "728.5a"),
+    "structure.suspended-games-emptied": ("728.2", "728.2a", "728.2b", "728.2c", "728.4"),
+    "structure.counters-of-players": ("122.1", "800.4a"),
+    "structure.subgame-decks-marked": ("728.2a", "728.5a"),
+    "structure.no-conspiracy-in-subgames": ("728.2", "728.4"),
+    "structure.emblems": ("114.2",),
+    "structure.commanders": ("903.3", "702.124g"),
 }
 
 STRUCTURE: list[Invariant] = [
@@ -588,7 +655,7 @@ EVENT: list[Invariant] = [
 ]
 
 # Promises about every event, or every in-game action.
-IN_GAME_ACTIONS = ("affect", "move", "create", "counter", "phase", "turn", "leave")
+IN_GAME_ACTIONS = ("affect", "move", "create", "counter", "phase", "turn", "leave", "control")
 
 EVENT += [
     Invariant("every.owners-unchanged", "No object ever changes owner.",

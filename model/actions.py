@@ -1,4 +1,4 @@
-"""The in-game actions: `move`, `create`, `counter`, `phase`, `turn`, `leave`.
+"""The in-game actions: `move`, `create`, `counter`, `phase`, `turn`, `leave`, `control`.
 
 No clause of the rulebook acts on them: they are the actions needed to reach any situation,
 and they follow the general rules, which each cites (`events.GENERAL_RULES`): a moved object
@@ -6,10 +6,13 @@ is a new object (400.7), and a token or copy that leaves for a zone it cannot be
 exist (704.5d); tokens, copies, emblems, abilities and effects are created where they exist
 (111.1, 707.10, 114.1, 113.3, 611.1; `DEFAULT_ZONE` when the event names no zone); counters
 go on players or objects (122.1); permanents phase (702.26); objects turn face up or down
-(708.2); a player who leaves takes the cards they own out of the game, the other objects
-they own or control cease to exist and the cards they control are exiled (800.4a). Only the
-active game acts (728.4). Each action is a function in `IN_GAME_ACTIONS`, keyed by event
-name, taking the interpreter, the situation, the event's `Context` and the active game; it
+(708.2), only where an object can be face down, and a moved object is face up except in a
+supplementary deck (400.7, 701.31b); a control-changing effect gives a permanent or a spell
+to another player of the game (613.1b, 110.2); a player who leaves takes the cards they own
+out of the game, the other objects they own or control cease to exist, the cards they
+control are exiled and their counters there are gone (800.4a). Only the active game acts
+(728.4). Each action is a function in `IN_GAME_ACTIONS`, keyed by event name, taking the
+interpreter, the situation, the event's `Context` and the active game; it
 raises `IllegalEvent` when the situation does not allow it.
 """
 
@@ -20,7 +23,7 @@ from typing import TYPE_CHECKING
 
 from .errors import IllegalEvent
 from .events import GENERAL_RULES
-from .objects import NONCARD_ZONES, OUTSIDE, GameObject, ZoneRef
+from .objects import FACE_DOWN_ZONES, NONCARD_ZONES, OUTSIDE, GameObject, ZoneRef
 from .state import Game, Situation
 from .trace import Change
 
@@ -46,6 +49,7 @@ def a_move(interp: Interpreter, state: Situation, ctx: Context, active: Game) ->
             return
         raise IllegalEvent(f"move: an {obj.kind} does not change zones")
     interp._reset_on_move(obj)
+    obj.face_up = dest.kind != "deck"  # a new object (400.7); a deck is face down (701.31b)
     before = state.move(obj.id, dest, position)
     interp._note(ctx, None, GENERAL_RULES["move"], f"{obj.id} moves",
                  [Change(obj.id, "moved", str(before), str(dest))])
@@ -125,9 +129,30 @@ def a_turn(interp: Interpreter, state: Situation, ctx: Context, active: Game) ->
     face = ctx.event.get("face")
     if face not in ("up", "down"):
         raise IllegalEvent(f"turn: face must be up or down, not {face!r}")
+    zone = state.where[obj.id]
+    if obj.kind not in ("card", "token", "copy") or zone.kind not in FACE_DOWN_ZONES \
+            or zone.kind == "deck":
+        raise IllegalEvent(f"turn: {obj.id} ({obj.kind} in {zone}) cannot be turned over: only "
+                           "a card, token or copy on the battlefield, on the stack, in exile or "
+                           "in the command zone can (708.2, 406.3; a deck stays face down)",
+                           rule="708.2")
     obj.face_up = face == "up"
     interp._note(ctx, None, GENERAL_RULES["turn"], f"{obj.id} is turned face {face}",
                  [Change(obj.id, f"face {face}")])
+
+
+def a_control(interp: Interpreter, state: Situation, ctx: Context, active: Game) -> None:
+    obj = interp._object_in(state, ctx.event.get("object"), active, "object")
+    player = interp._player_in(ctx.event.get("player"), active, "player")
+    zone = state.where[obj.id]
+    if zone.kind not in ("battlefield", "stack"):
+        raise IllegalEvent(f"control: {obj.id} is in {zone}; only a permanent or a spell or "
+                           "ability on the stack has a controller to change (108.4, 110.2)",
+                           rule="108.4")
+    before = obj.controller
+    obj.controller = player
+    interp._note(ctx, None, GENERAL_RULES["control"], f"{player} gains control of {obj.id}",
+                 [Change(obj.id, "controller", str(before), player)])
 
 
 def a_leave(interp: Interpreter, state: Situation, ctx: Context, active: Game) -> None:
@@ -138,6 +163,7 @@ def a_leave(interp: Interpreter, state: Situation, ctx: Context, active: Game) -
                            "shows as end-subgame")
     active.players.remove(player)
     active.left.append(player)
+    state.player_counters.pop((active.id, player), None)  # no counters outside a game (122.1)
     # The effects of the game left stop acting on the player (800.4a); an effect of another
     # game, the main game say, still acts on them there (728.1b).
     acting = state.player_effects.pop(player, [])
@@ -150,6 +176,7 @@ def a_leave(interp: Interpreter, state: Situation, ctx: Context, active: Game) -
         if obj.owner == player:
             if obj.is_card:
                 interp._reset_on_move(obj)
+                obj.face_up = True
                 before = state.move(obj_id, state.outside(player))
                 changes.append(Change(obj_id, "moved", str(before), f"{OUTSIDE}/{player}"))
             else:
@@ -162,6 +189,7 @@ def a_leave(interp: Interpreter, state: Situation, ctx: Context, active: Game) -
             changes.append(Change(obj_id, "ceased", str(state.cease(obj_id))))
         elif obj.controller == player:
             interp._reset_on_move(obj)
+            obj.face_up = True
             before = state.move(obj_id, ZoneRef(active.id, "exile"))
             changes.append(Change(obj_id, "moved", str(before), str(ZoneRef(active.id, "exile"))))
     for zone in [z for z in state.zones if z.game == active.id and z.player == player]:
@@ -174,5 +202,5 @@ def a_leave(interp: Interpreter, state: Situation, ctx: Context, active: Game) -
 # event's context and the active game.
 IN_GAME_ACTIONS: dict[str, Callable[[Interpreter, Situation, Context, Game], None]] = {
     "move": a_move, "create": a_create, "counter": a_counter, "phase": a_phase,
-    "turn": a_turn, "leave": a_leave,
+    "turn": a_turn, "leave": a_leave, "control": a_control,
 }

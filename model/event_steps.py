@@ -7,9 +7,11 @@ breaks, binds the event's game roles and parameters into the context, then runs 
 every clause acting on the event (`Interpreter._run_clauses`). The checks are the rules'
 own (numbers of the 2026-01-16 edition): a subgame is created by a resolving spell or ability
 (728.1a), inside a subgame only if a clause permits it (728.6); a subgame ends only where one
-runs (728.1a); a restart exempts only cards (726.5) and knows one further instruction,
-Karn Liberated's (726.4); a card is brought in from outside the game (400.11b), from a main
-game only if a clause permits it (728.4); an effect acts within its own game (611.1, 728.1b).
+runs (728.1a); a restart exempts only traditional cards in exile, as Karn Liberated does
+(726.5), and knows one further instruction, Karn Liberated's (726.4); a card is brought in
+from outside the game (400.11b), from a main game only if a clause permits it (728.4), and
+the one nontraditional card brought in is a dungeon (701.49a); an effect acts within its
+own game (611.1, 728.1b).
 """
 
 from __future__ import annotations
@@ -77,6 +79,10 @@ def e_restart(interp: Interpreter, state: Situation, ctx: Context, active: Game)
         obj = interp._object_in(state, card, active, "exempt")
         if not obj.is_card:
             raise IllegalEvent(f"restart: exempt object {card!r} is not a card", rule="726.5")
+        if not obj.traditional or state.where[card].kind != "exile":
+            raise IllegalEvent(f"restart: exempt card {card!r} is not a traditional card in "
+                               f"exile; the one exemption there is, Karn Liberated's, leaves "
+                               "in exile the permanent cards it exiled", rule="726.5")
     if ctx.event.get("via") is not None:
         interp._object_in(state, ctx.event.get("via"), active, "via")
     then = ctx.event.get("then")
@@ -114,9 +120,10 @@ def e_bring_in(interp: Interpreter, state: Situation, ctx: Context, active: Game
                            f"{active.id} (an effect brings in a card its player owns)",
                            rule="400.11b")
     kind = ctx.event.get("to", "hand" if card.traditional else "command")
-    if not card.traditional and kind != "command":
-        raise IllegalEvent(f"bring-in: {card_id} is a {card.card_type} card; a "
-                           "nontraditional card can only come into the command zone")
+    if not card.traditional and (kind != "command" or card.card_type != "dungeon"):
+        raise IllegalEvent(f"bring-in: {card_id} is a {card.card_type} card; the one "
+                           "nontraditional card an effect brings in from outside the game "
+                           "is a dungeon, into the command zone (701.49a, 309.4)")
     player = interp._player_in(ctx.event.get("by", card.owner), active, "by")
     if kind in PLAYER_ZONES:
         dest = ZoneRef(active.id, kind, card.owner)  # the owner's zone (400.3)
@@ -126,6 +133,7 @@ def e_bring_in(interp: Interpreter, state: Situation, ctx: Context, active: Game
         raise IllegalEvent(f"bring-in: cannot bring a card into the zone {kind!r}")
     ctx.brought_controller = card.controller or card.owner
     interp._reset_on_move(card)
+    card.face_up = True  # a new object (400.7), never into a supplementary deck
     state.move(card_id, dest)
     if kind in ("battlefield", "stack"):  # a permanent or a spell has a controller (108.4)
         card.controller = player

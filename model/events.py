@@ -3,7 +3,7 @@
 Four events are defined by the rulebook's clauses: `start-subgame`, `end-subgame`,
 `restart` and `bring-in` (plus `affect`, an effect acting on an object or player, which
 728.1b constrains). The others are the in-game actions needed to reach any situation
-(move, create, counter, phase, turn, leave); they follow the general rules and cite them.
+(move, create, counter, phase, turn, leave, control); they follow the general rules and cite them.
 """
 
 from __future__ import annotations
@@ -28,6 +28,7 @@ EVENT_ARGS: Final[dict[str, tuple[tuple[str, str, bool], ...]]] = {
     "phase": (("object", "str", True), ("out", "bool", True)),
     "turn": (("object", "str", True), ("face", "str", True)),
     "leave": (("player", "str", True),),
+    "control": (("object", "str", True), ("player", "str", True)),
     "affect": (("effect", "str", True), ("object", "str", False), ("player", "str", False)),
 }
 
@@ -39,6 +40,7 @@ GENERAL_RULES: Final[dict[str, str]] = {
     "phase": "702.26",
     "turn": "708.2",
     "leave": "800.4a",
+    "control": "613.1b",
 }
 
 

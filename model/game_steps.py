@@ -189,6 +189,7 @@ def g_finish_resolving(interp: Interpreter, state: Situation, ctx: Context, clau
             dest = ZoneRef(game.id, "graveyard", obj.owner)
             if dest in state.zones:
                 interp._reset_on_move(obj)
+                obj.face_up = True  # a new object in a graveyard (400.7)
                 changes.append(Change(creator, "moved", str(state.move(creator, dest)),
                                       str(dest)))
         else:

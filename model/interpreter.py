@@ -26,7 +26,7 @@ from .events import Event
 from .game_steps import GAME_STEPS, in_range
 from .language import Clause, Step, games_acted_on
 from .object_steps import object_step
-from .objects import DECK_OF, PLAYER_ZONES, GameObject, ZoneRef
+from .objects import DECK_OF, NONTRADITIONAL_ZONES, PLAYER_ZONES, GameObject, ZoneRef
 from .rulebook import Rulebook, official
 from .state import Game, Situation
 from .trace import Change, TraceStep
@@ -231,4 +231,7 @@ class Interpreter:
                                "(108.2a)")
         if zone.kind == "deck" and (not obj.is_card or DECK_OF.get(obj.card_type) != zone.deck):
             raise IllegalEvent(f"{obj.id} does not belong in a {zone.deck} deck")
+        if obj.is_card and zone.kind not in NONTRADITIONAL_ZONES.get(obj.card_type, (zone.kind,)):
+            raise IllegalEvent(f"{obj.id} is a {obj.card_type} card: never in a {zone.kind} "
+                               "(309.2c, 311.2, 312.2, 313.2, 314.2, 315.3, 717.6)")
         return zone

@@ -59,6 +59,24 @@ NONCARD_ZONES: Final = {
     "effect": ("effects",),
 }
 
+# Where a nontraditional card can be in a game: a plane, phenomenon, scheme, vanguard,
+# conspiracy or dungeon only in the command zone, in its supplementary deck or out of it
+# (309.2c, 311.2, 312.2, 313.2, 314.2, 315.3, 400.4b); an Attraction also on the battlefield
+# or in exile (717.6), and a Contraption as an Attraction (the Unstable rules: the CR leaves
+# Contraptions out, 701.45a). Traditional cards can be in any zone of a game.
+NONTRADITIONAL_ZONES: Final = {
+    **{kind: ("command", "deck") for kind in ("plane", "phenomenon", "scheme", "vanguard",
+                                              "conspiracy", "dungeon")},
+    "attraction": ("command", "deck", "battlefield", "exile"),
+    "contraption": ("command", "deck", "battlefield", "exile"),
+}
+
+# Where an object can be face down (708.2, 406.3, 110.5): on the battlefield, on the stack,
+# in exile, in the command zone (a hidden conspiracy, 702.106a) and in a supplementary deck,
+# which is always face down (701.31b, 728.5a). Elsewhere it is face up: a card that moves
+# there is a new object (400.7, 708.9).
+FACE_DOWN_ZONES: Final = ("battlefield", "stack", "exile", "command", "deck")
+
 # Game variants that the subgame and restart rules name.
 VARIANTS: Final = ("commander", "vanguard", "planechase", "archenemy", "limited-range")
 

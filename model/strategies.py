@@ -8,14 +8,19 @@ with it. What they make:
 * `scenario_tables(...)`: scenario data (plain dicts and lists, ready for `tomli_w` or
   `json`): 2-4 players; a chain of nested games (the outermost game `main`, subgames
   `sub1`, `sub2`, ... each under the previous one, created by a Shahrazad card or a
-  creating ability on its main game's stack; only the deepest is active); some players
-  may have left a game, and their cards are then outside it; cards of every type in every
-  kind of zone (libraries, hands, graveyards, battlefield, possibly phased out or face
-  down, stack, exile, outside the game, commanders in the command zone, supplementary decks
-  `GAME/deck/PLAYER/DECK`, face-up planes and schemes, vanguards, conspiracies and
-  dungeons in the command zone); tokens, copies, emblems, abilities and continuous
-  effects, each in the game that made it; counters on players, per game; waiting 728.4a
-  triggers and other per-game records.
+  creating ability on its main game's stack; only the deepest is active, the others
+  suspended); some players may have left a game, and their cards are then outside it;
+  cards of every type in every zone where the rules let them be: libraries (of the active
+  game only), hands, graveyards, battlefield (possibly phased out or face down), stack and
+  exile (possibly face down), outside the game, commanders (one or two per player) on the
+  battlefield, in a graveyard, in exile or in the active game's command zone,
+  supplementary decks `GAME/deck/PLAYER/DECK` (of the active game only, their cards always
+  face down), face-up planes, phenomena and schemes in a command zone, Attractions and
+  Contraptions also on the battlefield or in exile, vanguards in the active game's command
+  zone, conspiracies (possibly face down) and dungeons in a command zone; tokens (possibly
+  phased out or face down), copies, emblems (their owner's), abilities and continuous
+  effects, each in the game that made it; counters on players of a game, per game;
+  waiting 728.4a triggers and other per-game records.
 * `situations(...)`: the same, read into a `model.state.Situation`.
 * `events(situation)`: one event that is legal, or nearly so, in that situation (the
   interpreter may still refuse a few with `IllegalEvent`, which is part of what is tested).
@@ -27,13 +32,29 @@ Ids: games `main`, `sub1`, `sub2`, ...; cards `c<n>`; creating cards or abilitie
 `creator<n>`; other objects `tok<n>`, `cop<n>`, `emb<n>`, `abi<n>`, `eff<n>`; waiting
 triggers `waiting<n>`; players `Ann`, `Bob`, `Cid`, `Dee` in seat order.
 
+Only legal situations are made (the structure invariants of `invariants/catalog.py`
+hold), so what the Comprehensive Rules forbid is never generated: a suspended game has no
+card in a library or supplementary deck and no commander or vanguard in its command zone,
+which went to its subgame as it started (CR 728.2a-c); a supplementary card in a subgame
+is marked as having begun it, and every subgame above it, in its deck (728.2a, 728.5a); a
+plane, phenomenon, scheme, vanguard, conspiracy or dungeon is in a game only in the
+command zone or its supplementary deck, an Attraction or Contraption also on the
+battlefield or in exile (309.2c, 311.2, 312.2, 313.2, 314.2, 315.3, 717.6); only a
+permanent is phased out (702.26); only a card, token or copy on the battlefield, the
+stack, in exile or in the command zone is face down, and every card in a supplementary
+deck is (708.2, 406.3, 701.31b); no player owns more than two commanders (903.3c).
+
 Realism over variety where the two disagree: cards in a library, hand or graveyard are
 their owner's (CR 400.3); nontraditional cards are never put into a library (CR 108.2a)
 and only into their own kind of supplementary deck (CR 100.2d); tokens stay on the
 battlefield, copies and abilities on the stack (CR 111.7); a card is brought into a game
 only by its owner (as every "outside the game" card of the rulings says: "a card you
-own"), a nontraditional one only into the command zone. Events that go against these are
-left to dedicated tests.
+own"), and the one nontraditional card brought in is a dungeon, into the command zone
+(701.49a, 309.4); a move sends a nontraditional card only where it may be; a restart
+exempts only traditional cards in the active game's exile (Karn Liberated, 726.5); only a
+card, token or copy that may be face down is turned over (708.2); control changes only of
+a permanent or an object on the stack (108.4). Events that go against these are left to
+dedicated tests.
 """
 
 from __future__ import annotations
@@ -47,7 +68,7 @@ from .choices import SeededChooser
 from .errors import IllegalEvent
 from .events import Event, check_event
 from .interpreter import Interpreter
-from .objects import DECK_OF, PLAYER_ZONES, ZoneRef
+from .objects import DECK_OF, FACE_DOWN_ZONES, PLAYER_ZONES, ZoneRef
 from .scenario import SCHEMA, Scenario, parse_scenario
 from .state import Game, Situation
 
@@ -90,22 +111,33 @@ def _types_for(variants: list[str], nontraditional: bool) -> list[str]:
 
 
 def _places(draw: st.DrawFn, ctype: str, owner: str, games: list[dict[str, Any]]) -> str:
-    """A zone path where a card of this type and owner may be (CR 400.3, 108.2a)."""
+    """A zone path where a card of this type and owner may be (CR 400.3, 108.2a).
+
+    Only the deepest game, the active one, has libraries and supplementary decks with cards
+    in them and a vanguard in its command zone: those of a suspended game went to its
+    subgame as it started (728.2a-c). A plane, phenomenon, scheme, vanguard, conspiracy or
+    dungeon is in a game only in the command zone or its deck; an Attraction or Contraption
+    also on the battlefield or in exile (309.2c, 311.2, 312.2, 313.2, 314.2, 315.3, 717.6).
+    """
     homes = [g for g in games if owner in g["players"]]
+    deepest = games[-1]["id"]
+    if ctype == "vanguard":  # in no deck, so only in the active game's command zone
+        homes = [g for g in homes if g["id"] == deepest]
     if not homes or draw(st.integers(0, 9)) == 0:
         return f"outside/{owner}"
     game = draw(st.sampled_from(homes))["id"]
+    active = game == deepest
     if ctype == "traditional":
-        kind = draw(st.sampled_from(("library", "library", "library", "hand", "graveyard",
-                                     "battlefield", "battlefield", "stack", "exile")))
+        kinds = ("library", "library", "library") if active else ()
+        kind = draw(st.sampled_from((*kinds, "hand", "graveyard", "battlefield", "battlefield",
+                                     "stack", "exile")))
         return f"{game}/{kind}/{owner}" if kind in PLAYER_ZONES else f"{game}/{kind}"
-    if ctype in _SUPPLEMENTARY_KINDS:
-        options = [f"{game}/deck/{owner}/{DECK_OF[ctype]}", f"{game}/deck/{owner}/{DECK_OF[ctype]}",
-                   f"{game}/exile"]
-        options.append(f"{game}/battlefield" if ctype in ("attraction", "contraption")
-                       else f"{game}/command")
-        return draw(st.sampled_from(options))
-    return draw(st.sampled_from((f"{game}/command", f"{game}/command", f"{game}/exile")))
+    options = [f"{game}/command"]
+    if ctype in _SUPPLEMENTARY_KINDS and active:
+        options += [f"{game}/deck/{owner}/{DECK_OF[ctype]}"] * 2
+    if ctype in ("attraction", "contraption"):
+        options += [f"{game}/battlefield", f"{game}/exile"]
+    return draw(st.sampled_from(options))
 
 
 @st.composite
@@ -184,7 +216,7 @@ def scenario_tables(draw: st.DrawFn, max_players: int = 4, max_cards: int = 12,
 
     # Cards.
     types = _types_for(chosen, variants)
-    commanders: dict[str, str] = {}
+    commanders: dict[str, list[str]] = {}
     for _ in range(draw(st.integers(0, max(0, max_cards)))):
         owner = draw(st.sampled_from(players))
         ctype = draw(st.sampled_from(types)) if draw(st.integers(0, 2)) == 0 else "traditional"
@@ -195,19 +227,33 @@ def scenario_tables(draw: st.DrawFn, max_players: int = 4, max_cards: int = 12,
         if ctype != "traditional":
             card["type"] = ctype
         homes = [g for g in games if owner in g["players"]]
-        if ("commander" in chosen and ctype == "traditional" and owner not in commanders
-                and homes and _coin(draw)):
-            commanders[owner] = cid
+        # A player has one commander, or two with partner (903.3c, 702.124); in a suspended
+        # game a commander is not in the command zone, which it left for the subgame (728.2c).
+        mine = commanders.get(owner, [])
+        if ("commander" in chosen and ctype == "traditional" and homes
+                and (not mine or (len(mine) == 1 and draw(st.integers(0, 3)) == 0))
+                and _coin(draw)):
+            mine.append(cid)
+            commanders[owner] = mine
             card["commander"] = True
             game = draw(st.sampled_from(homes))["id"]
-            at = draw(st.sampled_from((f"{game}/command", f"{game}/command",
-                                       f"{game}/battlefield", f"{game}/graveyard/{owner}")))
+            places = [f"{game}/battlefield", f"{game}/graveyard/{owner}", f"{game}/exile"]
+            if game == games[-1]["id"]:
+                places += [f"{game}/command", f"{game}/command"]
+            at = draw(st.sampled_from(places))
         else:
             at = _places(draw, ctype, owner, games)
         card["at"] = at
         zone_game = at.split("/")[0]
+        zone_kind = at.split("/")[1]
         game_table = next((g for g in games if g["id"] == zone_game), None)
-        if "/deck/" in at and draw(st.integers(0, 3)) != 0:
+        # Face down: always in a supplementary deck (701.31b); sometimes on the battlefield,
+        # the stack (a face-down spell), in exile (foretold, hidden away) or, for a hidden
+        # conspiracy, in the command zone (702.106a); never elsewhere (708.2, 406.3).
+        if zone_kind == "deck":
+            card["face"] = "down"
+        elif ((zone_kind in ("stack", "exile") and draw(st.integers(0, 4)) == 0)
+              or (zone_kind == "command" and ctype == "conspiracy" and _coin(draw))):
             card["face"] = "down"
         if at.endswith("/battlefield"):
             controller = draw(st.sampled_from(game_table["players"])) if game_table else owner
@@ -221,11 +267,11 @@ def scenario_tables(draw: st.DrawFn, max_players: int = 4, max_cards: int = 12,
                 card["counters"] = {"+1/+1": draw(st.integers(1, 3))}
             if draw(st.integers(0, 2)) == 0:
                 card["triggers"] = ["leaves-zone"]
-        # A supplementary card in a subgame began it in its deck (728.2a), most of the time;
-        # the rest were brought in from elsewhere.
-        if (game_table is not None and "parent" in game_table and ctype in _SUPPLEMENTARY_KINDS
-                and draw(st.integers(0, 3)) != 0):
-            game_table.setdefault("began-in-deck", {})[cid] = DECK_OF[ctype]
+        # A supplementary card in a subgame began it, and every subgame above it, in its deck
+        # (728.2a), and is marked so in each, so that 728.5a sends it back at each end.
+        if game_table is not None and ctype in _SUPPLEMENTARY_KINDS:
+            for upper in games[1:games.index(game_table) + 1]:
+                upper.setdefault("began-in-deck", {})[cid] = DECK_OF[ctype]
         cards.append(card)
 
     # Tokens, copies, emblems, abilities and effects, each in the game that made it.
@@ -242,6 +288,8 @@ def scenario_tables(draw: st.DrawFn, max_players: int = 4, max_cards: int = 12,
         if kind == "token":
             if draw(st.integers(0, 3)) == 0:
                 o["phased"] = "out"
+            if draw(st.integers(0, 5)) == 0:
+                o["face"] = "down"  # a face-down token permanent (708.2)
             if draw(st.integers(0, 2)) == 0:
                 o["triggers"] = ["leaves-zone"]
             if draw(st.integers(0, 2)) == 0:
@@ -296,7 +344,8 @@ def scenario_tables(draw: st.DrawFn, max_players: int = 4, max_cards: int = 12,
     # Other per-game records that a restart must not carry over.
     for g in games:
         if commanders and draw(st.integers(0, 2)) == 0:
-            g["commander-tax"] = {draw(st.sampled_from(sorted(commanders.values()))): 2}
+            g["commander-tax"] = {draw(st.sampled_from(sorted(
+                c for ids in commanders.values() for c in ids))): 2}
             g["commander-damage"] = {draw(st.sampled_from(g["players"])): draw(st.integers(1, 20))}
         if draw(st.integers(0, 4)) == 0:
             g["designations"] = {"monarch": draw(st.sampled_from(g["players"]))}
@@ -361,9 +410,9 @@ def _card_destinations(s: Situation, game: Game, card_id: str) -> list[str]:
         if card.commander:
             out.append(f"{gid}/command")
     else:
-        out = [f"{gid}/command", f"{gid}/exile"]
+        out = [f"{gid}/command"]
         if card.card_type in ("attraction", "contraption"):
-            out.append(f"{gid}/battlefield")
+            out += [f"{gid}/battlefield", f"{gid}/exile"]
         if card.card_type in DECK_OF and mine:
             out.append(f"{gid}/deck/{owner}/{DECK_OF[card.card_type]}")
     return out
@@ -374,7 +423,8 @@ def events(draw: st.DrawFn, situation: Situation) -> Event:
     """One event for `situation`, legal or nearly so.
 
     Rule-defined events (start-subgame, end-subgame, restart, bring-in, affect) come about
-    half the time, in-game actions (move, create, counter, phase, turn, leave) the rest.
+    half the time, in-game actions (move, create, counter, phase, turn, leave, control)
+    the rest.
     An end-subgame is also drawn when the outermost game is active, where it is illegal.
     """
     s = situation
@@ -383,18 +433,31 @@ def events(draw: st.DrawFn, situation: Situation) -> Event:
     here = _in_game(s, gid)
     cards = [o for o in here if s.objects[o].is_card]
     permanents = [o for o in here if s.where[o].kind == "battlefield"]
+    # What a player can gain control of: a permanent, or a spell or ability on the stack.
+    controllable = [o for o in here if s.where[o].kind in ("battlefield", "stack")]
+    # What can be turned over: a card, token or copy where it may be face down (708.2),
+    # not in a supplementary deck, which stays face down.
+    turnable = [o for o in here if s.objects[o].kind in ("card", "token", "copy")
+                and s.where[o].kind in FACE_DOWN_ZONES and s.where[o].kind != "deck"]
     effects = [o for o in here if s.objects[o].kind == "effect"]
     ancestors = s.ancestors(gid)
+    # A card its owner brings in from outside the game (or a main game): a traditional
+    # card, or a dungeon, the one nontraditional card an effect brings in (701.49a, 309.4).
     bringable = [c.id for c in s.cards()
                  if c.owner in active.players and not c.phased_out
+                 and (c.traditional or c.card_type == "dungeon")
                  and (s.where[c.id].is_outside or s.where[c.id].game in ancestors)]
     kinds = ["start-subgame", "end-subgame", "end-subgame", "restart", "counter", "create"]
     if bringable:
         kinds += ["bring-in", "bring-in"]
     if cards:
-        kinds += ["move", "move", "turn"]
+        kinds += ["move", "move"]
+    if turnable:
+        kinds += ["turn"]
     if permanents:
         kinds += ["phase"]
+    if controllable:
+        kinds += ["control"]
     if effects:
         kinds += ["affect"]
     if len(active.players) > 1:
@@ -416,10 +479,10 @@ def events(draw: st.DrawFn, situation: Situation) -> Event:
             d["draw"] = True
     elif kind == "restart":
         d["controller"] = draw(st.sampled_from(players))
-        exiled = [c for c in cards if s.where[c].kind == "exile"]
-        pool = exiled if exiled and _coin(draw) else cards
-        if pool and _coin(draw):
-            d["exempt"] = draw(st.lists(st.sampled_from(pool), unique=True, min_size=1,
+        # Only Karn Liberated's exemption exists: traditional cards in exile (726.5).
+        exiled = [c for c in cards if s.where[c].kind == "exile" and s.objects[c].traditional]
+        if exiled and _coin(draw):
+            d["exempt"] = draw(st.lists(st.sampled_from(exiled), unique=True, min_size=1,
                                         max_size=3))
             if draw(st.booleans()):
                 d["then"] = "battlefield"
@@ -431,7 +494,7 @@ def events(draw: st.DrawFn, situation: Situation) -> Event:
             d["to"] = draw(st.sampled_from(("hand", "hand", "battlefield", "graveyard",
                                             "library", "exile")))
         elif draw(st.booleans()):
-            d["to"] = "command"  # a nontraditional card comes only into the command zone
+            d["to"] = "command"  # a dungeon comes only into the command zone
         if draw(st.booleans()):
             d["by"] = card.owner
     elif kind == "move":
@@ -465,9 +528,12 @@ def events(draw: st.DrawFn, situation: Situation) -> Event:
         d["object"] = draw(st.sampled_from(permanents))
         d["out"] = draw(st.booleans())
     elif kind == "turn":
-        d["object"] = draw(st.sampled_from(cards))
+        d["object"] = draw(st.sampled_from(turnable))
         d["face"] = draw(st.sampled_from(("up", "down")))
     elif kind == "leave":
+        d["player"] = draw(st.sampled_from(players))
+    elif kind == "control":
+        d["object"] = draw(st.sampled_from(controllable))
         d["player"] = draw(st.sampled_from(players))
     elif kind == "affect":
         d["effect"] = draw(st.sampled_from(effects))

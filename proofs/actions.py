@@ -1,7 +1,8 @@
 """The in-game actions: what happens inside a game between the rule-defined events.
 
 Moving an object (400.7), creating one (111.1), putting or removing counters (122.1),
-phasing (702.26), turning a card face up or down, and a player leaving the game (800.4a)
+phasing (702.26), turning a card face up or down (708.2), a control-changing effect
+(613.1b) and a player leaving the game (800.4a)
 are not rulebook clauses: they are read here as the interpreter runs them, so that the
 promises made of every event are proved of ordinary play too. Each is a function of the
 encoder (`encode.Encoder`), the pre-state and the active game, returning the state after
@@ -16,7 +17,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import z3
-from shahrazad.model.objects import NONCARD_ZONES, PLAYER_ZONES
+from shahrazad.model.objects import FACE_DOWN_ZONES, NONCARD_ZONES, NONTRADITIONAL_ZONES, PLAYER_ZONES
 
 from .symbolic import SymState
 
@@ -56,7 +57,10 @@ def a_move(enc: Encoder, pre: SymState, active: Any) -> SymState:
                    z3.And(to_player != u.nobody, pre.get("plays", active, player))),
         z3.Implies(to == enc.z("deck"), z3.And(is_card, to_deck == pre.get("own_deck", x),
                                                to_deck != u.enum("deck", "none"))),
-        z3.Implies(nontraditional, z3.Not(z3.Or(player_zone, to == enc.z("stack")))),
+        z3.Implies(nontraditional, z3.Or(to == enc.z("outside"), *(
+            z3.And(pre.get("ctype", x) == u.enum("ctype", ctype),
+                   z3.Or(*(to == enc.z(k) for k in zones)))
+            for ctype, zones in NONTRADITIONAL_ZONES.items()))),
         z3.Or(is_card, allowed_noncard, ceases),
     ]
     enc.params.update(object=x, to=to, to_player=to_player, to_deck=to_deck)
@@ -79,6 +83,8 @@ def a_move(enc: Encoder, pre: SymState, active: Any) -> SymState:
         has_counters=z3.Lambda([o], z3.If(moved, enc.false(), pre.get("has_counters", o))),
         phased_out=z3.Lambda([o], z3.If(moved, enc.false(), pre.get("phased_out", o))),
         controller=z3.Lambda([o], z3.If(moved, controller, pre.get("controller", o))),
+        # A new object (400.7): face up, except in a supplementary deck (701.31b).
+        face_up=z3.Lambda([o], z3.If(moved, to != enc.z("deck"), pre.get("face_up", o))),
     )
 
 
@@ -157,10 +163,16 @@ def a_phase(enc: Encoder, pre: SymState, active: Any) -> SymState:
 
 
 def a_turn(enc: Encoder, pre: SymState, active: Any) -> SymState:
+    """708.2, 406.3: a card, token or copy on the battlefield, on the stack, in exile or in
+    the command zone turns face up or down."""
     u = enc.u
     x = u.const("object", "obj")
     up = z3.Bool("face-up", u.ctx)
-    enc.constraints.append(_object_in_active(enc, pre, x, active))
+    enc.constraints += [
+        _object_in_active(enc, pre, x, active),
+        z3.Or(*(pre.get("kind", x) == u.enum("kind", k) for k in ("card", "token", "copy"))),
+        z3.Or(*(pre.get("zone", x) == enc.z(k) for k in FACE_DOWN_ZONES if k != "deck")),
+    ]
     enc.params.update(object=x, up=up)
     o = u.const("o", "obj")
     return enc.next_state(pre, "turned", face_up=z3.Lambda(
@@ -193,6 +205,8 @@ def a_leave(enc: Encoder, pre: SymState, active: Any) -> SymState:
         pre, "leave (800.4a)",
         plays=z3.Lambda([g, p], z3.If(z3.And(g == active, p == who), enc.false(),
                                       pre.get("plays", g, p))),
+        counters=z3.Lambda([g, p], z3.If(z3.And(g == active, p == who), z3.IntVal(0, u.ctx),
+                                         pre.get("counters", g, p))),
         exists=z3.Lambda([o], z3.If(ceases, enc.false(), pre.get("exists", o))),
         zone=z3.Lambda([o], z3.If(to_outside, enc.z("outside"),
                                   z3.If(exiled, enc.z("exile"), pre.get("zone", o)))),
@@ -201,6 +215,7 @@ def a_leave(enc: Encoder, pre: SymState, active: Any) -> SymState:
         zone_deck=z3.Lambda([o], z3.If(moved, u.enum("deck", "none"), pre.get("zone_deck", o))),
         has_counters=z3.Lambda([o], z3.If(moved, enc.false(), pre.get("has_counters", o))),
         phased_out=z3.Lambda([o], z3.If(moved, enc.false(), pre.get("phased_out", o))),
+        face_up=z3.Lambda([o], z3.If(moved, enc.true(), pre.get("face_up", o))),
         controller=z3.Lambda([o], z3.If(moved, pre.get("owner", o), pre.get("controller", o))),
         # The effects of the game left stop acting on the player (800.4a); an effect of
         # another game still acts on them there (728.1b).
@@ -210,9 +225,25 @@ def a_leave(enc: Encoder, pre: SymState, active: Any) -> SymState:
     return state
 
 
+def a_control(enc: Encoder, pre: SymState, active: Any) -> SymState:
+    """613.1b, 110.2: a player of the active game gains control of a permanent, or of a
+    spell or ability on the stack."""
+    u = enc.u
+    x = u.const("object", "obj")
+    who = u.const("player", "player")
+    enc.constraints += [
+        _object_in_active(enc, pre, x, active), pre.get("plays", active, who),
+        z3.Or(pre.get("zone", x) == enc.z("battlefield"), pre.get("zone", x) == enc.z("stack")),
+    ]
+    enc.params.update(object=x, player=who)
+    o = u.const("o", "obj")
+    return enc.next_state(pre, "control (613.1b)", controller=z3.Lambda(
+        [o], z3.If(o == x, who, pre.get("controller", o))))
+
+
 # Each in-game action, by event name: a function of the encoder, the pre-state and the
 # active game, returning the state after the action.
 IN_GAME_ACTIONS: dict[str, Callable[[Encoder, SymState, Any], SymState]] = {
     "move": a_move, "create": a_create, "counter": a_counter, "phase": a_phase,
-    "turn": a_turn, "leave": a_leave,
+    "turn": a_turn, "leave": a_leave, "control": a_control,
 }

@@ -314,6 +314,9 @@ def _pin_params(solver: z3.Solver, params: dict[str, Any], event: Event, binding
             solver.add(params["up"] == z3.BoolVal(event.get("face") == "up", u.ctx))
     elif event.kind == "leave":
         solver.add(params["player"] == el("player", event.get("player")))
+    elif event.kind == "control":
+        solver.add(params["object"] == el("obj", event.get("object")))
+        solver.add(params["player"] == el("player", event.get("player")))
     elif event.kind == "bring-in":
         solver.add(params["card"] == el("obj", binding.card))
         if post is not None:
@@ -334,6 +337,7 @@ def exhaustive(rulebook: Rulebook, players: int, cards: int, depth: int,
     readings must agree on every invariant. Returns how many transitions were compared and
     the disagreements."""
     from concurrent.futures import ProcessPoolExecutor
+    from multiprocessing import get_context
 
     from .explicit import allowed_steps
 
@@ -343,7 +347,7 @@ def exhaustive(rulebook: Rulebook, players: int, cards: int, depth: int,
         for situation, event in cases:
             found += check(rulebook, situation, event)
     else:
-        with ProcessPoolExecutor(max_workers=jobs) as pool:
+        with ProcessPoolExecutor(max_workers=jobs, mp_context=get_context("spawn")) as pool:
             for result in pool.map(_check_case, [rulebook] * len(cases),
                                    [c[0] for c in cases], [c[1] for c in cases], chunksize=8):
                 found += result

@@ -12,6 +12,7 @@ while the violation still replays.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -26,7 +27,7 @@ from shahrazad.model.events import Event
 from shahrazad.model.interpreter import Interpreter, Outcome
 from shahrazad.model.objects import DECK_OF, GameObject, ZoneRef
 from shahrazad.model.rulebook import Rulebook
-from shahrazad.model.scenario import Scenario
+from shahrazad.model.scenario import Scenario, parse_scenario, scenario_data
 from shahrazad.model.state import Game, Situation, Trigger
 
 from .encode import Transition
@@ -265,6 +266,8 @@ def _event(r: _Reader, event: str, t: Transition, pid: Any, oid: Any) -> Event:
                              "face": "up" if z3.is_true(r.ev(params["up"])) else "down"})
     if event == "leave":
         return Event(event, {"player": pid(params["player"])})
+    if event == "control":
+        return Event(event, {"object": oid(params["object"]), "player": pid(params["player"])})
     if event == "affect":
         if z3.is_true(r.ev(params["on_player"])):
             return Event(event, {"effect": oid(params["effect"]),
@@ -342,6 +345,41 @@ def shrink(scenario: Scenario, keeps: Callable[[Scenario], bool]) -> Scenario:
                 current, changed = candidate, True
                 break
     return current
+
+
+# Keys of scenario data whose values are words of the format or free text, never names.
+_NOT_NAMES = frozenset(("schema", "title", "description", "name", "do", "kind", "type", "face",
+                        "phased", "position", "triggers", "variants", "result", "counters",
+                        "then", "to-kind"))
+
+
+def canonical(scenario: Scenario) -> Scenario:
+    """The scenario with canonical names, so that the same counterexample reads the same
+    whatever names the solver's model gave: players P1, P2, ... in the order of the
+    situation's players; objects o1, o2, ... in the order of their zones (games by depth,
+    zones in CR order) and of their places in them, then the names only remembered (waiting
+    triggers, resolved spells), in their order. Games keep their names."""
+    s = scenario.situation
+    players = {p: f"P{i}" for i, p in enumerate(s.players, start=1)}
+    placed = [o for z in sorted(s.zones, key=ZoneRef.sort_key) for o in s.zones[z]]
+    games = set(s.games) | {e.id for e in s.ended} | {z.game for z in s.zones if z.game}
+    remembered = sorted(s.names_in_use() - set(placed) - games)
+    objects = {o: f"o{i}" for i, o in enumerate([*placed, *remembered], start=1)}
+    data = _renamed(scenario_data(scenario), {**players, **objects}, "")
+    return parse_scenario(json.dumps(data), file=scenario.file, fmt="json")
+
+
+def _renamed(value: Any, names: dict[str, str], key: str) -> Any:
+    if key in _NOT_NAMES:
+        return value
+    if isinstance(value, dict):
+        return {(names.get(k, k) if key == "began-in-deck" else k): _renamed(v, names, k)
+                for k, v in value.items()}
+    if isinstance(value, list):
+        return [_renamed(v, names, key) for v in value]
+    if isinstance(value, str):
+        return "/".join(names.get(part, part) for part in value.split("/"))
+    return value
 
 
 def _variant(scenario: Scenario, situation: Situation) -> Scenario:

@@ -89,7 +89,10 @@ def e_restart(enc: Encoder, pre: SymState, active: Any) -> SymState:
         pre.get("plays", active, controller),
         enc.u.forall([o], z3.Implies(z3.Select(exempt, o), z3.And(
             enc.inside(pre, o), pre.get("game", o) == active,
-            pre.get("kind", o) == u.enum("kind", "card")))),
+            pre.get("kind", o) == u.enum("kind", "card"),
+            # Karn Liberated leaves in exile the permanent cards it exiled (726.5).
+            pre.get("zone", o) == enc.z("exile"),
+            pre.get("ctype", o) == u.enum("ctype", "traditional")))),
     ]
     enc.params.update(controller=controller, exempt=exempt, then=then)
     enc.bind("restarted", active)
@@ -112,7 +115,8 @@ def e_bring_in(enc: Encoder, pre: SymState, active: Any) -> SymState:
         z3.Or(*allowed_from), z3.Not(pre.get("phased_out", card)),
         z3.Or(*(to == enc.z(k) for k in BRING_IN_ZONES)), pre.get("plays", active, by),
         z3.Or(pre.get("ctype", card) == u.enum("ctype", "traditional"),
-              to == enc.z("command")),
+              z3.And(pre.get("ctype", card) == u.enum("ctype", "dungeon"),
+                     to == enc.z("command"))),
         pre.get("plays", active, pre.get("owner", card)),
     ]
     enc.params.update(card=card, to=to, by=by, controller=by)
@@ -131,6 +135,7 @@ def e_bring_in(enc: Encoder, pre: SymState, active: Any) -> SymState:
         zone_deck=z3.Lambda([o], z3.If(this, u.enum("deck", "none"), pre.get("zone_deck", o))),
         has_counters=z3.Lambda([o], z3.If(this, enc.false(), pre.get("has_counters", o))),
         phased_out=z3.Lambda([o], z3.If(this, enc.false(), pre.get("phased_out", o))),
+        face_up=z3.Lambda([o], z3.If(this, enc.true(), pre.get("face_up", o))),
         # A permanent or a spell has a controller; any other card is its owner's (108.4).
         controller=z3.Lambda([o], z3.If(this, z3.If(z3.Or(to == enc.z("battlefield"),
                                                           to == enc.z("stack")),

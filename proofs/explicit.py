@@ -116,6 +116,9 @@ def events(state: Situation) -> Iterator[Event]:
             yield Event("bring-in", {"card": obj.id})
         elif state.where[obj.id].game == active.id:
             yield Event("phase", {"object": obj.id, "out": not obj.phased_out})
+            for player in active.players:
+                if player != obj.controller:
+                    yield Event("control", {"object": obj.id, "player": player})
     exempt = [o.id for o in state.objects.values() if state.where[o.id].game == active.id]
     if exempt:
         yield Event("restart", {"controller": active.players[0], "exempt": exempt[:1],

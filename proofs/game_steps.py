@@ -237,6 +237,8 @@ def g_finish_resolving(enc: Encoder, s: SymState, args: dict[str, Any], label: s
                                            s.get("phased_out", o))),
         "controller": z3.Lambda([o], z3.If(z3.And(this, to_grave), s.get("owner", o),
                                            s.get("controller", o))),
+        "face_up": z3.Lambda([o], z3.If(z3.And(this, to_grave), enc.true(),
+                                        s.get("face_up", o))),
     }
     changes.update(enc.forget(s, o, z3.And(this, to_grave), z3.And(this, ceases)))
     return enc.next_state(s, label, **changes)

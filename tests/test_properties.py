@@ -208,7 +208,7 @@ parent = "main"
 [[card]]
 id = "a1"
 owner = "Ann"
-at = "main/library/Ann"
+at = "main/graveyard/Ann"
 [[object]]
 id = "tok"
 kind = "token"

@@ -356,12 +356,15 @@ def test_726_4_the_further_instructions_run_before_anyone_has_priority():
 
 
 def test_726_5_exempt_cards_are_not_in_the_deck_and_do_not_count_for_the_library():
-    out, new = karn(karn_game(), exempt=("a1", "cmdA"), then=None)
+    exiled = run(karn_game(), [ev("move", object="a1", to="main/exile"),
+                                ev("move", object="cmdA", to="main/exile")]).situation
+    out, new = karn(exiled, exempt=("a1", "cmdA"), then=None)
     s = out.situation
     assert at(s, "a1") == f"{new.id}/exile" and at(s, "cmdA") == f"{new.id}/exile"
     assert len(ids(s, f"{new.id}/library/A")) == 7  # a2..a7 and Karn itself
     assert new.doomed == []
-    out, new = karn(run(karn_game(), [ev("move", object="karn", to="main/exile")]).situation,
+    out, new = karn(run(karn_game(), [ev("move", object="karn", to="main/exile"),
+                                      ev("move", object="a1", to="main/exile")]).situation,
                     exempt=("a1", "karn"), then=None)
     assert len(ids(out.situation, f"{new.id}/library/A")) == 6
     assert new.doomed == ["A"]  # 726.3
