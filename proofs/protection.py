@@ -20,7 +20,6 @@ never hidden.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -29,6 +28,7 @@ from shahrazad.model.rulebook import Rulebook
 from shahrazad.model.scenario import Scenario
 
 from .difference import difference
+from .pool import run_all
 from .verify import Obligation, Status, obligations, prove
 
 # The values each destination parameter can take (`model.language.parse_destination`).
@@ -70,7 +70,8 @@ class Change:
 class Protection:
     """What a change broke. `status` is one of
 
-    * "protected": `caught_by` names the first invariant that breaks;
+    * "protected": `caught_by` names the first invariant that breaks; `scenario` is its
+      counterexample (legal, replayed) and `trace` the way to it from a game's beginning;
     * "gap": no invariant breaks, yet the change alters what happens: `scenario` is a
       situation where the event ends differently, replayed by the interpreter;
     * "no-effect": no invariant breaks because the change alters nothing the model can see
@@ -85,6 +86,7 @@ class Protection:
     change: Change | None = None
     detail: str = ""
     scenario: Scenario | None = None
+    trace: Scenario | None = None
 
 
 def _order(ob: Obligation, clause: str) -> tuple[int, str]:
@@ -214,7 +216,8 @@ def protect(rulebook: Rulebook, name: str, timeout: float = 5.0, bound: int = 3,
     for ob in todo:
         result = prove(changed, ob, timeout=timeout, bound=bound, minimise_cex=False)
         if result.status == Status.REFUTED:
-            return Protection(name, clause.on, ob.invariant.id, "protected", change)
+            return Protection(name, clause.on, ob.invariant.id, "protected", change,
+                              scenario=result.counterexample, trace=result.trace)
         unknown |= result.status in (Status.UNKNOWN, Status.FAULT)
     if unknown:
         return Protection(name, clause.on, None, "unknown", change,
@@ -247,11 +250,14 @@ def protection(rulebook: Rulebook, timeout: float = 5.0, bound: int = 3, jobs: i
             cases.append((rulebook, name, timeout, bound, change, changed))
     if jobs <= 1:
         return [_protect_case(case) for case in cases]
-    # Each worker is a fresh process with its own z3 (`spawn`): no forked solver state.
-    from multiprocessing import get_context
+    return run_all(_protect_case, cases, jobs, _died)
 
-    with ProcessPoolExecutor(max_workers=jobs, mp_context=get_context("spawn")) as pool:
-        return list(pool.map(_protect_case, cases, chunksize=4))
+
+def _died(case: tuple[Rulebook, str, float, int, Change, Rulebook], why: str) -> Protection:
+    """A worker that dies costs one change: unknown."""
+    rulebook, name, _, _, change, _ = case
+    return Protection(name, rulebook.get(name).on, None, "unknown", change,
+                      f"the solver could not decide: {why}")
 
 
 __all__ = ["Change", "Protection", "changes", "protect", "protection"]

@@ -14,7 +14,6 @@ from __future__ import annotations
 import enum
 import time
 from collections.abc import Callable, Iterable, Iterator
-from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 
 import z3
@@ -23,8 +22,10 @@ from shahrazad.invariants.lang import ATTRIBUTES, Term, pre
 from shahrazad.model.rulebook import Rulebook, official
 from shahrazad.model.scenario import Scenario
 
-from .counterexample import Replay, extract, minimise, replay, replay_refusal
+from .counterexample import Replay, canonical, extract, minimise, replay, replay_refusal
 from .encode import Transition, encode_event
+from .pool import run_all
+from .reach import Goal, Unreachable, breaks_invariant, impossible, reach, replay_reached
 from .symbolic import TermEncoder, Universe
 
 DEFAULT_TIMEOUT = 5.0
@@ -84,6 +85,7 @@ class Result:
     replay: Replay | None = None
     notes: list[str] = field(default_factory=list)
     witness: Scenario | None = None
+    trace: Scenario | None = None  # a refutation's reaching trace (`proofs.reach`)
 
 
 def obligations(only: list[str] | None = None) -> Iterator[Obligation]:
@@ -225,9 +227,17 @@ def _possible(rulebook: Rulebook, ob: Obligation, timeout: float, bound: int) ->
                                   reason="z3 finds it impossible, the interpreter shows it",
                                   counterexample=found.witness)
                 refused = "the event happens, but no outcome of it makes the condition true"
-            scenario = found.witness
+            scenario = canonical(found.witness)
             scenario.title = f"{ob.invariant.id}: impossible under this rulebook"
             scenario.description = f"{ob.invariant.statement} Here: {refused}"
+            reached = _reached(rulebook, scenario, impossible(ob.invariant))
+            if isinstance(reached, str):
+                return Result(ob, Status.FAULT, time.perf_counter() - start, reason=reached,
+                              counterexample=scenario)
+            scenario, trace = reached
+            return Result(ob, Status.REFUTED, time.perf_counter() - start,
+                          reason="no situation allows it under this rulebook",
+                          counterexample=scenario, trace=trace)
     return Result(ob, Status.REFUTED, time.perf_counter() - start,
                   reason="no situation allows it under this rulebook", counterexample=scenario)
 
@@ -317,11 +327,47 @@ def prove(rulebook: Rulebook, ob: Obligation, timeout: float = DEFAULT_TIMEOUT,
     if minimise_cex:
         scenario = minimise(scenario, rulebook, ob.invariant)
         replayed = replay(scenario, rulebook, ob.invariant)
+    scenario = canonical(scenario)
+    replayed = replay(scenario, rulebook, ob.invariant)
     scenario.title = f"counterexample to {ob.invariant.id} at {ob.event}"
     scenario.description = ob.invariant.statement
+    found = _reached(rulebook, scenario, breaks_invariant(ob.invariant))
+    if isinstance(found, str) and not minimise_cex:
+        # A situation with less in it is easier to reach.
+        scenario = canonical(minimise(scenario, rulebook, ob.invariant))
+        replayed = replay(scenario, rulebook, ob.invariant)
+        scenario.title = f"counterexample to {ob.invariant.id} at {ob.event}"
+        scenario.description = ob.invariant.statement
+        found = _reached(rulebook, scenario, breaks_invariant(ob.invariant))
+    if isinstance(found, str):
+        return Result(ob, Status.FAULT, time.perf_counter() - start, bound=tried_bound,
+                      reason=found, counterexample=scenario, replay=replayed, notes=notes)
+    shown, trace = found
+    replayed = replay(shown, rulebook, ob.invariant)
+    if not replayed.violated:
+        return Result(ob, Status.FAULT, time.perf_counter() - start, bound=tried_bound,
+                      reason=f"the reached situation does not replay: {replayed.reason}",
+                      counterexample=shown, notes=notes)
     return Result(ob, Status.REFUTED, time.perf_counter() - start, bound=tried_bound,
-                  reason="the counterexample replays on the concrete interpreter",
-                  counterexample=scenario, replay=replayed, notes=notes)
+                  reason="the counterexample replays on the concrete interpreter, reached "
+                  f"from a game's beginning in {len(trace.events) - 1} events",
+                  counterexample=shown, replay=replayed, notes=notes, trace=trace)
+
+
+def _reached(rulebook: Rulebook, scenario: Scenario, goal: Goal) -> tuple[Scenario, Scenario] | str:
+    """The counterexample as the situation a reaching trace leads to (legal, reached) with
+    its event, and the trace; or why there is none (a fault of this tool)."""
+    try:
+        reached = reach(scenario, rulebook, goal)
+    except Unreachable as err:
+        return ("the counterexample replays, but no reaching trace leads to it from a game's "
+                f"beginning: {err}")
+    problem = replay_reached(reached.scenario, rulebook, goal)
+    if problem is not None:
+        return f"the reaching trace does not replay: {problem}"
+    shown = Scenario(reached.before, reached.scenario.events[-1:], scenario.title,
+                     scenario.description, reached.scenario.seed)
+    return shown, reached.scenario
 
 
 def verify(rulebook: Rulebook, only: list[str] | None = None,
@@ -330,18 +376,25 @@ def verify(rulebook: Rulebook, only: list[str] | None = None,
            progress: Callable[[int, int, Result], None] | None = None) -> list[Result]:
     """Every obligation, in `jobs` processes; results in catalog order."""
     todo = list(obligations(only))
-    results: list[Result | None] = [None] * len(todo)
+    cases = [(rulebook, ob, timeout, bound, minimise_cex) for ob in todo]
+
+    def report(done: int, result: Result) -> None:
+        if progress is not None:
+            progress(done, len(todo), result)
+
     if jobs <= 1:
-        for index, ob in enumerate(todo):
-            results[index] = prove(rulebook, ob, timeout, bound, minimise_cex)
-            if progress:
-                progress(index + 1, len(todo), results[index])  # type: ignore[arg-type]
-    else:
-        with ProcessPoolExecutor(max_workers=jobs) as pool:
-            futures = {pool.submit(prove, rulebook, ob, timeout, bound, minimise_cex): index
-                       for index, ob in enumerate(todo)}
-            for done, future in enumerate(as_completed(futures), start=1):
-                results[futures[future]] = future.result()
-                if progress:
-                    progress(done, len(todo), future.result())
-    return [r for r in results if r is not None]
+        results = []
+        for case in cases:
+            results.append(_prove_case(case))
+            report(len(results), results[-1])
+        return results
+    return run_all(_prove_case, cases, jobs, _died, report)
+
+
+def _prove_case(case: tuple[Rulebook, Obligation, float, int, bool]) -> Result:
+    return prove(*case)
+
+
+def _died(case: tuple[Rulebook, Obligation, float, int, bool], why: str) -> Result:
+    """A worker that dies costs one obligation: unknown, never proved."""
+    return Result(case[1], Status.UNKNOWN, 0.0, reason=f"the solver could not decide: {why}")

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 from shahrazad.invariants.catalog import CATALOG, by_id
+from shahrazad.invariants.structure import catalog_problems
 from shahrazad.model.errors import IllegalEvent, InputError
 from shahrazad.model.interpreter import Interpreter
 from shahrazad.model.rulebook import official
@@ -21,6 +22,7 @@ from shahrazad.proofs.agreement import check
 from shahrazad.proofs.amendment import load_amendment, parse_amendment
 from shahrazad.proofs.counterexample import replay
 from shahrazad.proofs.protection import protection
+from shahrazad.proofs.reach import breaks_invariant, is_beginning, replay_reached
 from shahrazad.proofs.verify import Obligation, Status, prove, verify
 
 from shahrazad.cli import main
@@ -66,6 +68,7 @@ def test_each_amendment_breaks_what_it_says(path: str) -> None:
     results = verify(rulebook, only=amendment.breaks, jobs=JOBS)
     refuted = {r.obligation.invariant.id for r in results if r.status == Status.REFUTED}
     assert set(amendment.breaks) <= refuted
+    assert [r.obligation.name for r in results if r.status == Status.FAULT] == []
     for r in results:
         if r.status != Status.REFUTED:
             continue
@@ -73,8 +76,14 @@ def test_each_amendment_breaks_what_it_says(path: str) -> None:
         assert scenario is not None
         # Minimal: a handful of players, cards and games.
         assert len(scenario.situation.players) <= 4
-        assert len(scenario.situation.objects) <= 4
+        assert len(scenario.situation.objects) <= 5
         assert len(scenario.situation.games) <= 3
+        # Legal (the full catalog's structure holds) and reached from a game's beginning by
+        # a trace that replays under the amended rules, also after a round trip ...
+        assert catalog_problems(scenario.situation) == []
+        assert r.trace is not None and is_beginning(r.trace.situation) == []
+        trace = parse_scenario(dump_scenario(r.trace), file="trace.toml")
+        assert replay_reached(trace, rulebook, breaks_invariant(r.obligation.invariant)) is None
         # It replays, also after a round trip through the scenario format ...
         again = parse_scenario(dump_scenario(scenario), file="cex.toml")
         assert replay(again, rulebook, r.obligation.invariant).violated
@@ -155,6 +164,13 @@ def test_every_clause_is_protected() -> None:
     found = protection(official(), jobs=JOBS, with_changes=False)
     assert [p.clause for p in found] == official().names()
     assert [(p.clause, p.status) for p in found if p.status != "protected"] == []
+    # Each removal is caught by a refutation that is legal and reached: its trace replays
+    # from a game's beginning under the rulebook without the clause.
+    for p in found:
+        assert p.scenario is not None and p.trace is not None, p.clause
+        assert catalog_problems(p.scenario.situation) == [], p.clause
+        goal = breaks_invariant(by_id(p.caught_by or ""))
+        assert replay_reached(p.trace, official().remove(p.clause), goal) is None, p.clause
 
 
 # ---- the command line ---------------------------------------------------------------------

@@ -86,7 +86,7 @@ def test_a_gap_is_reported_with_its_situation(capsys: pytest.CaptureFixture[str]
     code = main(["protection", "--clause", "restart.exempt", "--format", "json",
                  "--jobs", "1"])
     data = json.loads(capsys.readouterr().out)
-    assert data["schema"] == "shahrazad.protection/2"
+    assert data["schema"] == "shahrazad.protection/3"
     gaps = [c for c in data["changes"] if c["status"] == "gap"]
     assert code == 1 and gaps
     assert all(c["scenario"]["event"] for c in gaps)

@@ -34,7 +34,8 @@ def explain(result: Result) -> list[str]:
 
 
 def write_explanations(results: list[Result], folder: Path) -> list[Path]:
-    """For each counterexample: the scenario, and pictures before and after the event."""
+    """For each counterexample: the scenario, its reaching trace (`STEM.trace.toml`, from a
+    game's beginning), and pictures before and after the event."""
     from shahrazad.model.graph import render, to_dot
     from shahrazad.model.scenario import write_scenario
 
@@ -47,6 +48,10 @@ def write_explanations(results: list[Result], folder: Path) -> list[Path]:
         path = folder / f"{stem}.toml"
         write_scenario(r.counterexample, path)
         written.append(path)
+        if r.trace is not None:
+            trace_path = folder / f"{stem}.trace.toml"
+            write_scenario(r.trace, trace_path)
+            written.append(trace_path)
         states = [("before", r.counterexample.situation)]
         if r.replay is not None and r.replay.outcome is not None:
             states.append(("after", r.replay.outcome.situation))

@@ -38,6 +38,8 @@ def _result_json(r: Result) -> dict[str, Any]:
     }
     if r.counterexample is not None:
         out["counterexample"] = scenario_data(r.counterexample)
+        if r.trace is not None:
+            out["trace"] = scenario_data(r.trace)
         if r.replay is not None and r.replay.witness:
             out["witness"] = r.replay.witness
         if r.replay is not None and r.replay.outcome is not None:

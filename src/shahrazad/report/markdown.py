@@ -22,4 +22,7 @@ def verify_markdown(results: list[Result], rulebook: str, amendments: list[str])
             lines += ["", f"## {r.status.value}: {r.obligation.name}", "", "```"]
             lines += explain(r)
             lines += ["```", "", "```toml", dump_scenario(r.counterexample).rstrip(), "```"]
+            if r.trace is not None:
+                lines += ["", "Reaching trace, from a game's beginning:", "", "```toml",
+                          dump_scenario(r.trace).rstrip(), "```"]
     return "\n".join(lines) + "\n"

@@ -11,7 +11,7 @@ from shahrazad.model.rulebook import Rulebook
 from shahrazad.model.scenario import dump_scenario, scenario_data
 from shahrazad.proofs.protection import Protection
 
-SCHEMA = "shahrazad.protection/2"
+SCHEMA = "shahrazad.protection/3"
 
 # How each status reads in the text report.
 WORDS = {"gap": "GAP", "no-effect": "no effect", "unseen": "unseen", "unknown": "UNKNOWN"}
@@ -39,7 +39,7 @@ def protection_text(found: list[Protection], rulebook: Rulebook, every: bool = F
             if every or p.status != "protected":
                 assert p.change is not None
                 lines.append(f"    {p.change.describe()}: {_what(p)}")
-            if p.scenario is not None:
+            if p.scenario is not None and p.status != "protected":
                 lines.append("      a situation where it shows (shahrazad simulate):")
                 lines.append(textwrap.indent(dump_scenario(p.scenario).rstrip(), " " * 8))
     counts = {status: sum(p.status == status for p in found)
@@ -62,6 +62,8 @@ def protection_json(found: Iterable[Protection]) -> dict[str, Any]:
                               "to": p.change.new}
         if p.scenario is not None:
             item["scenario"] = scenario_data(p.scenario)
+        if p.trace is not None:
+            item["trace"] = scenario_data(p.trace)
         out.append(item)
     return {"schema": SCHEMA, "changes": out}
 

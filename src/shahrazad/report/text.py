@@ -33,4 +33,7 @@ def verify_text(results: list[Result], rulebook: str, amendments: list[str]) -> 
             if r.counterexample is not None:
                 body.append("  scenario (replay it with shahrazad simulate):")
                 body += ["    " + line for line in dump_scenario(r.counterexample).splitlines()]
+            if r.trace is not None:
+                body.append("  reaching trace, from a game's beginning (shahrazad simulate runs it):")
+                body += ["    " + line for line in dump_scenario(r.trace).splitlines()]
     return "\n".join(head + [""] + body + ["", summary(results)]) + "\n"
