@@ -1,0 +1,111 @@
+"""Every refutation is a game that can happen, and the same one every time.
+
+For every example amendment (slow: one `shahrazad verify` per amendment and per run):
+
+* each refutation starts from a legal situation and carries a reaching trace that
+  replays from a game's beginning under the amended rules;
+* three runs, with different `--jobs` and `PYTHONHASHSEED`, give the same report (JSON,
+  text, JUnit and SARIF, time figures aside) and byte-identical `--explain-dir` scenario
+  files;
+* on small sizes, the explicit-state search finds no counterexample smaller than the one
+  shown (fewest games, then players, then cards: the search has cards only, and the
+  spell or ability that created a subgame is implicit in it).
+
+The default run checks legality and the trace of every amendment in
+`tests/test_proofs.py::test_each_amendment_breaks_what_it_says`; this file adds the rest.
+"""
+
+from __future__ import annotations
+
+import glob
+import json
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from shahrazad.invariants.catalog import by_id
+from shahrazad.invariants.structure import catalog_problems
+from shahrazad.model.rulebook import official
+from shahrazad.model.scenario import load_scenario
+from shahrazad.proofs.amendment import load_amendment
+from shahrazad.proofs.explicit import search
+from shahrazad.proofs.reach import breaks_invariant, is_beginning, replay_reached
+
+ROOT = Path(__file__).resolve().parent.parent
+AMENDMENTS = sorted(glob.glob(str(ROOT / "examples" / "amendments" / "*.toml")))
+# Three runs: (--jobs, PYTHONHASHSEED).
+RUNS = (("1", "0"), ("2", "1"), ("1", "4242"))
+TIMES = re.compile(r"\(\d+(\.\d+)? s( of solving)?\)|\"seconds\": [0-9.e-]+|time=\"[0-9.]+\"")
+
+
+def _run(args: list[str], jobs: str, hashseed: str) -> tuple[int, str]:
+    env = dict(os.environ, PYTHONHASHSEED=hashseed)
+    done = subprocess.run([sys.executable, "-m", "shahrazad", *args, "--jobs", jobs],
+                          capture_output=True, text=True, env=env, cwd=ROOT, timeout=1200)
+    return done.returncode, TIMES.sub(
+        lambda m: '"seconds": 0' if m.group(0).startswith('"') else "<time>", done.stdout)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("path", AMENDMENTS, ids=lambda p: Path(p).stem)
+def test_every_refutation_is_legal_reached_and_the_same_every_time(
+        path: str, tmp_path: Path) -> None:
+    amendment = load_amendment(path)
+    rulebook = amendment.apply(official())
+    only = [arg for inv in amendment.breaks for arg in ("--only", inv)]
+    seen: dict[str, set[str]] = {}
+    files: set[tuple[tuple[str, bytes], ...]] = set()
+    for index, (jobs, hashseed) in enumerate(RUNS):
+        folder = tmp_path / f"run{index}"
+        for fmt in ("json", "text", "junit", "sarif"):
+            extra = ["--explain-dir", str(folder)] if fmt == "json" else []
+            code, out = _run(["verify", "--amendment", path, *only, "--format", fmt, *extra],
+                             jobs, hashseed)
+            assert code == 1, out
+            seen.setdefault(fmt, set()).add(out)
+        files.add(tuple(sorted((p.name, p.read_bytes()) for p in folder.glob("*.toml"))))
+    assert all(len(outputs) == 1 for outputs in seen.values()), \
+        [fmt for fmt, outputs in seen.items() if len(outputs) > 1]
+    assert len(files) == 1
+    report = json.loads(seen["json"].pop())
+    refuted = [ob for ob in report["obligations"] if ob["status"] == "refuted"]
+    assert refuted and not [ob for ob in report["obligations"] if ob["status"] == "fault"]
+    written = {p.name for p in (tmp_path / "run0").glob("*.toml")}
+    for ob in refuted:
+        stem = f"{ob['invariant']}@{ob['event']}"
+        assert f"{stem}.toml" in written and f"{stem}.trace.toml" in written
+        before = load_scenario(tmp_path / "run0" / f"{stem}.toml")
+        assert catalog_problems(before.situation) == []
+        trace = load_scenario(tmp_path / "run0" / f"{stem}.trace.toml")
+        assert is_beginning(trace.situation) == []
+        goal = breaks_invariant(by_id(ob["invariant"]))
+        assert replay_reached(trace, rulebook, goal) is None
+
+
+# Amendments whose counterexamples are small enough to compare with every smaller
+# situation of the explicit-state search (which has cards only, no tokens or effects).
+SMALL = ("728.5c-forgotten", "728.5-without-command-exception", "726.6-forgotten",
+         "restart-random-starting-player")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", SMALL)
+def test_no_smaller_counterexample_exists(name: str) -> None:
+    from shahrazad.proofs.verify import Status, verify
+
+    amendment = load_amendment(ROOT / "examples" / "amendments" / f"{name}.toml")
+    rulebook = amendment.apply(official())
+    for r in verify(rulebook, only=amendment.breaks):
+        if r.status != Status.REFUTED or r.counterexample is None:
+            continue
+        s = r.counterexample.situation
+        size = (len(s.games), len(s.players), len(s.cards()))
+        smaller = [(g, p, c) for g in (1, 2) for p in (1, 2) for c in (0, 1, 2)
+                   if (g, p, c) < size]
+        for games, players, cards in smaller:
+            _, found = search(rulebook, players, cards, games, [r.obligation.invariant])
+            assert [v for v in found if v.event.kind == r.obligation.event] == [], \
+                (r.obligation.name, size, (games, players, cards))
