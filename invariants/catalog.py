@@ -83,7 +83,7 @@ class Invariant:
 
 
 o, o2, o3 = obj("o"), obj("o2"), obj("o3")
-p = player("p")
+p, p2 = player("p"), player("p2")
 g, g2 = game("g"), game("g2")
 MAIN, SUB, OLD, NEW, SOURCE = role("main"), role("subgame"), role("restarted"), role("new"), \
     role("source")
@@ -145,9 +145,11 @@ def _structure(s: State) -> list[tuple[str, str, tuple[str, ...], Term]]:
          forall(o, implies(s.exists(o), and_(*(
              implies(eq(s.kind(o), kind(k)), in_(s.zone(o), tuple(zone(z) for z in zs)))
              for k, zs in NONCARD_ZONES.items()))))),
-        ("structure.games-have-players", "Every live game has a player.",
+        ("structure.games-have-players", "Every live game has at least two players: a game "
+         "is for two or more, and one whose last opponent leaves is over.",
          ("subgame.start.new-game", "restart.new-game"),
-         forall(g, implies(s.live(g), exists(p, s.plays(g, p))))),
+         forall(g, implies(s.live(g), exists((p, p2), ne(p, p2) & s.plays(g, p)
+                                             & s.plays(g, p2))))),
         ("structure.controllers-play", "Every object in a game is controlled by a player of "
          "that game.", ("subgame.end.return-cards", "restart.cards-involved"),
          forall(o, implies(s.inside(o), s.plays(s.game(o), s.controller(o))))),
@@ -321,7 +323,7 @@ STRUCTURE_RULES: dict[str, tuple[str, ...]] = {
     "structure.only-cards-outside": ("400.11", "111.7", "704.5d"),
     "structure.objects-stay-in-their-game": ("728.1b", "728.5", "726.1"),
     "structure.noncard-zones": ("111.7", "114.1", "704.5d", "704.5e"),
-    "structure.games-have-players": ("102.1", "728.2"),
+    "structure.games-have-players": ("100.1", "104.2a", "728.2"),
     "structure.controllers-play": ("108.4", "110.2"),
     "structure.effects-in-own-game": ("728.1b",),
     "structure.player-zones": ("400.1",),

@@ -157,10 +157,11 @@ def a_control(interp: Interpreter, state: Situation, ctx: Context, active: Game)
 
 def a_leave(interp: Interpreter, state: Situation, ctx: Context, active: Game) -> None:
     player = interp._player_in(ctx.event.get("player"), active, "player")
-    if len(active.players) == 1:
-        raise IllegalEvent(f"leave: {player} is the last player in {active.id}; a game "
-                           "whose players all leave is over (104.2a), which the model "
-                           "shows as end-subgame")
+    if len(active.players) <= 2:
+        raise IllegalEvent(f"leave: {player} is one of the last two players in {active.id}; "
+                           "when a player's last opponent leaves, that player wins and the "
+                           "game is over (104.2a), which the model shows as end-subgame",
+                           rule="104.2a")
     active.players.remove(player)
     active.left.append(player)
     state.player_counters.pop((active.id, player), None)  # no counters outside a game (122.1)

@@ -118,11 +118,14 @@ def _places(draw: st.DrawFn, ctype: str, owner: str, games: list[dict[str, Any]]
     subgame as it started (728.2a-c). A plane, phenomenon, scheme, vanguard, conspiracy or
     dungeon is in a game only in the command zone or its deck; an Attraction or Contraption
     also on the battlefield or in exile (309.2c, 311.2, 312.2, 313.2, 314.2, 315.3, 717.6).
+    A conspiracy is only in the outermost game: a subgame takes none.
     """
     homes = [g for g in games if owner in g["players"]]
     deepest = games[-1]["id"]
     if ctype == "vanguard":  # in no deck, so only in the active game's command zone
         homes = [g for g in homes if g["id"] == deepest]
+    if ctype == "conspiracy":  # a subgame never takes one (728.2)
+        homes = [g for g in homes if g["id"] == games[0]["id"]]
     if not homes or draw(st.integers(0, 9)) == 0:
         return f"outside/{owner}"
     game = draw(st.sampled_from(homes))["id"]
@@ -181,7 +184,7 @@ def scenario_tables(draw: st.DrawFn, max_players: int = 4, max_cards: int = 12,
     for level in range(depth + 1):
         gid = "main" if level == 0 else f"sub{level}"
         left: list[str] = []
-        if len(in_game) > 1 and draw(st.integers(0, 5)) == 0:
+        if len(in_game) > 2 and draw(st.integers(0, 5)) == 0:
             leaver = draw(st.sampled_from(in_game))
             in_game = [p for p in in_game if p != leaver]
             left.append(leaver)
@@ -460,7 +463,7 @@ def events(draw: st.DrawFn, situation: Situation) -> Event:
         kinds += ["control"]
     if effects:
         kinds += ["affect"]
-    if len(active.players) > 1:
+    if len(active.players) > 2:
         kinds += ["leave"]
     kind = draw(st.sampled_from(kinds))
     d: dict[str, Any] = {"do": kind}

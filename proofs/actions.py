@@ -185,8 +185,12 @@ def a_leave(enc: Encoder, pre: SymState, active: Any) -> SymState:
     u = enc.u
     who = u.const("player", "player")
     other = u.const("another", "player")
+    third = u.const("a-third", "player")
+    # Two others stay: a player whose last opponent leaves wins, and the game is over
+    # (104.2a).
     enc.constraints += [pre.get("plays", active, who), pre.get("plays", active, other),
-                        other != who]
+                        pre.get("plays", active, third), other != who, third != who,
+                        third != other]
     enc.params.update(player=who)
     o = u.const("o", "obj")
     here = z3.And(enc.inside(pre, o), pre.get("game", o) == active)

@@ -373,6 +373,12 @@ def impossible(invariant: Invariant) -> Goal:
     return goal
 
 
+def refuted(invariant: Invariant) -> Goal:
+    """What a refutation of `invariant` shows at its event: the event made impossible, for a
+    possibility; the invariant broken, for any other."""
+    return impossible(invariant) if invariant.kind == "possible" else breaks_invariant(invariant)
+
+
 def replay_reached(scenario: Scenario, rulebook: Rulebook, goal: Goal) -> str | None:
     """Replay a reached scenario from its beginning with its seed; None if it starts at a
     game's beginning, every situation on the way is legal and the last event meets `goal`;

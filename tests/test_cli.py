@@ -149,8 +149,8 @@ BAD_SCENARIOS = [
      "at = \"main/hand/Ann\"\n", 6, "owner must be a player"),
     ("players = [\"Ann\"]\n[[game]]\nid = \"main\"\n[[card]]\nid = \"c\"\nowner = \"Ann\"\n"
      "at = \"main/graveyards/Ann\"\n", 7, "unknown zone"),
-    ("players = [\"Ann\"]\n[[game]]\nid = \"main\"\n[[event]]\ndo = \"end-subgame\"\n", 4,
-     "no subgame is running"),
+    ("players = [\"Ann\", \"Bob\"]\n[[game]]\nid = \"main\"\n[[event]]\ndo = \"end-subgame\"\n",
+     4, "no subgame is running"),
     ("players = [\"Ann\"]\n[[game]]\nid = \"main\"\n[[event]]\ndo = \"dance\"\n", 4,
      "unknown event"),
     ("players = [\"Ann\"\n", 1, "not valid TOML"),

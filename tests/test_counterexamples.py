@@ -11,8 +11,12 @@ For every example amendment (slow: one `shahrazad verify` per amendment and per 
   shown (fewest games, then players, then cards: the search has cards only, and the
   spell or ability that created a subgame is implicit in it).
 
+The same for `shahrazad protection --removals-only` on clauses of every event: each removal
+is caught by a refutation that is legal, reached, and the same in three runs.
+
 The default run checks legality and the trace of every amendment in
-`tests/test_proofs.py::test_each_amendment_breaks_what_it_says`; this file adds the rest.
+`tests/test_proofs.py::test_each_amendment_breaks_what_it_says`, and of every removal in
+`test_every_clause_is_protected`; this file adds the rest.
 """
 
 from __future__ import annotations
@@ -29,10 +33,10 @@ import pytest
 from shahrazad.invariants.catalog import by_id
 from shahrazad.invariants.structure import catalog_problems
 from shahrazad.model.rulebook import official
-from shahrazad.model.scenario import load_scenario
+from shahrazad.model.scenario import Scenario, load_scenario, parse_scenario
 from shahrazad.proofs.amendment import load_amendment
 from shahrazad.proofs.explicit import search
-from shahrazad.proofs.reach import breaks_invariant, is_beginning, replay_reached
+from shahrazad.proofs.reach import is_beginning, refuted, replay_reached
 
 ROOT = Path(__file__).resolve().parent.parent
 AMENDMENTS = sorted(glob.glob(str(ROOT / "examples" / "amendments" / "*.toml")))
@@ -81,7 +85,7 @@ def test_every_refutation_is_legal_reached_and_the_same_every_time(
         assert catalog_problems(before.situation) == []
         trace = load_scenario(tmp_path / "run0" / f"{stem}.trace.toml")
         assert is_beginning(trace.situation) == []
-        goal = breaks_invariant(by_id(ob["invariant"]))
+        goal = refuted(by_id(ob["invariant"]))
         assert replay_reached(trace, rulebook, goal) is None
 
 
@@ -109,3 +113,31 @@ def test_no_smaller_counterexample_exists(name: str) -> None:
             _, found = search(rulebook, players, cards, games, [r.obligation.invariant])
             assert [v for v in found if v.event.kind == r.obligation.event] == [], \
                 (r.obligation.name, size, (games, players, cards))
+
+
+# Clauses of every event, whose removals `shahrazad protection` catches.
+PROTECTED = ("subgame.start.libraries", "subgame.bring-in.leave-triggers",
+             "subgame.end.return-cards", "subgame.end.release-triggers",
+             "subgame.separate-effects", "restart.cards-involved", "restart.nothing-else")
+
+
+@pytest.mark.slow
+def test_protection_refutations_are_legal_reached_and_the_same_every_time() -> None:
+    clauses = [arg for name in PROTECTED for arg in ("--clause", name)]
+    outputs = {_run(["protection", "--removals-only", *clauses, "--format", "json"],
+                    jobs, hashseed)[1] for jobs, hashseed in RUNS}
+    assert len(outputs) == 1
+    report = json.loads(outputs.pop())
+    assert [c["clause"] for c in report["changes"]] == list(PROTECTED)
+    for change in report["changes"]:
+        assert change["status"] == "protected", change
+        situation = load_data(change["scenario"]).situation
+        assert catalog_problems(situation) == []
+        trace = load_data(change["trace"])
+        assert is_beginning(trace.situation) == []
+        goal = refuted(by_id(change["caught-by"]))
+        assert replay_reached(trace, official().remove(change["clause"]), goal) is None
+
+
+def load_data(data: dict[str, object]) -> Scenario:
+    return parse_scenario(json.dumps(data), file="protection.json", fmt="json")

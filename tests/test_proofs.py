@@ -22,7 +22,7 @@ from shahrazad.proofs.agreement import check
 from shahrazad.proofs.amendment import load_amendment, parse_amendment
 from shahrazad.proofs.counterexample import replay
 from shahrazad.proofs.protection import protection
-from shahrazad.proofs.reach import breaks_invariant, is_beginning, replay_reached
+from shahrazad.proofs.reach import breaks_invariant, is_beginning, refuted, replay_reached
 from shahrazad.proofs.verify import Obligation, Status, prove, verify
 
 from shahrazad.cli import main
@@ -169,7 +169,7 @@ def test_every_clause_is_protected() -> None:
     for p in found:
         assert p.scenario is not None and p.trace is not None, p.clause
         assert catalog_problems(p.scenario.situation) == [], p.clause
-        goal = breaks_invariant(by_id(p.caught_by or ""))
+        goal = refuted(by_id(p.caught_by or ""))
         assert replay_reached(p.trace, official().remove(p.clause), goal) is None, p.clause
 
 
@@ -252,9 +252,10 @@ def test_explicit_search_agrees_with_the_proofs() -> None:
     from shahrazad.proofs.explicit import search
 
     stats, found = search(official(), players=2, cards=1, depth=2)
-    assert stats.transitions > 400 and found == []
+    # Legal situations only (the structure invariants hold): 80 situations, 362 transitions.
+    assert stats.transitions > 300 and found == []
     broken = load_amendment(ROOT / "examples/amendments/728.5c-forgotten.toml").apply(official())
-    _, found = search(broken, players=1, cards=1, depth=2, stop_at_first=True)
+    _, found = search(broken, players=2, cards=1, depth=2, stop_at_first=True)
     assert found and found[0].invariant in ("end.cards-conserved", "end.commanders-return")
 
 

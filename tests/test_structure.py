@@ -21,7 +21,7 @@ at = "outside/Bob"
 """
 
 TOKEN_OUTSIDE = """\
-players = ["Ann"]
+players = ["Ann", "Bob"]
 [[game]]
 id = "main"
 [[card]]

@@ -1,0 +1,110 @@
+"""Census of refutations: are they legal, reached and the same every time?
+
+For every example amendment (the whole catalog) and for `shahrazad protection
+--removals-only`, three runs with different `--jobs` and `PYTHONHASHSEED`; then counts:
+
+* refutations: refuted obligations (amendments) and caught removals (protection);
+* legal: the counterexample's situation breaks no structure invariant;
+* reached: its trace starts at a game's beginning and replays under the rulebook checked;
+* identical: the three runs gave the same JSON, time figures aside;
+* faults: obligations the tool could not give a reaching trace (never shown as refuted).
+
+Usage: `python tools/census.py [--runs N]`; prints one line per amendment and a total.
+"""
+
+from __future__ import annotations
+
+import argparse
+import glob
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+from shahrazad.invariants.catalog import by_id
+from shahrazad.invariants.structure import catalog_problems
+from shahrazad.model.rulebook import Rulebook, official
+from shahrazad.model.scenario import parse_scenario
+from shahrazad.proofs.amendment import load_amendment
+from shahrazad.proofs.reach import is_beginning, refuted, replay_reached
+
+ROOT = Path(__file__).resolve().parent.parent
+RUNS = (("1", "0"), ("2", "1"), ("2", "4242"))
+
+
+def _run(args: list[str], jobs: str, hashseed: str) -> dict[str, Any]:
+    env = dict(os.environ, PYTHONHASHSEED=hashseed)
+    done = subprocess.run([sys.executable, "-m", "shahrazad", *args, "--jobs", jobs,
+                           "--format", "json"], capture_output=True, text=True, env=env,
+                          cwd=ROOT, check=False)
+    data: dict[str, Any] = json.loads(done.stdout)
+    for ob in data.get("obligations", []):
+        ob.pop("seconds", None)
+    return data
+
+
+def _scenario(data: dict[str, Any]) -> Any:
+    return parse_scenario(json.dumps(data), file="census.json", fmt="json")
+
+
+def _check(rulebook: Rulebook, invariant: str, cex: Any, trace: Any) -> tuple[bool, bool]:
+    legal = cex is not None and catalog_problems(_scenario(cex).situation) == []
+    if trace is None:
+        return legal, False
+    scenario = _scenario(trace)
+    reached = not is_beginning(scenario.situation) and replay_reached(
+        scenario, rulebook, refuted(by_id(invariant))) is None
+    return legal, reached
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=3)
+    args = parser.parse_args()
+    runs = RUNS[:args.runs]
+    total = {"refutations": 0, "legal": 0, "reached": 0, "identical": 0, "faults": 0}
+    for path in sorted(glob.glob(str(ROOT / "examples" / "amendments" / "*.toml"))):
+        rulebook = load_amendment(path).apply(official())
+        reports = [_run(["verify", "--amendment", path], j, h) for j, h in runs]
+        same = all(r == reports[0] for r in reports)
+        counts = dict.fromkeys(total, 0)
+        for ob in reports[0]["obligations"]:
+            if ob["status"] == "fault":
+                counts["faults"] += 1
+            if ob["status"] != "refuted":
+                continue
+            legal, reached = _check(rulebook, ob["invariant"], ob.get("counterexample"),
+                                    ob.get("trace"))
+            counts["refutations"] += 1
+            counts["legal"] += legal
+            counts["reached"] += reached
+            counts["identical"] += same
+        print(Path(path).stem, counts, flush=True)
+        for key in total:
+            total[key] += counts[key]
+    reports = [_run(["protection", "--removals-only"], j, h) for j, h in runs]
+    same = all(r == reports[0] for r in reports)
+    counts = dict.fromkeys(total, 0)
+    for change in reports[0]["changes"]:
+        if change["status"] != "protected":
+            counts["faults"] += change["status"] == "unknown"
+            continue
+        rulebook = official().remove(change["clause"])
+        legal, reached = _check(rulebook, change["caught-by"], change.get("scenario"),
+                                change.get("trace"))
+        counts["refutations"] += 1
+        counts["legal"] += legal
+        counts["reached"] += reached
+        counts["identical"] += same
+    print("protection --removals-only", counts, flush=True)
+    for key in total:
+        total[key] += counts[key]
+    print("total", total)
+    ok = total["refutations"] == total["legal"] == total["reached"] == total["identical"]
+    return 0 if ok and not total["faults"] else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
