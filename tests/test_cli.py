@@ -226,3 +226,18 @@ def test_docs_invariants_is_the_catalog(capsys: pytest.CaptureFixture[str]) -> N
     assert code == 0
     doc = Path(__file__).resolve().parent.parent / "docs" / "invariants.md"
     assert doc.read_text() == out
+
+
+def test_simulate_runs_a_reaching_trace_under_the_amendment(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    amendment = str(Path(__file__).resolve().parent.parent / "examples" / "amendments"
+                    / "728.5c-forgotten.toml")
+    code, _, _ = run(capsys, "verify", "--amendment", amendment, "--only",
+                     "end.commanders-return", "--explain-dir", str(tmp_path))
+    assert code == 1
+    trace = str(tmp_path / "end.commanders-return@end-subgame.trace.toml")
+    code, out, _ = run(capsys, "simulate", trace, "--amendment", amendment)
+    assert code == 0 and "amended by" in out
+    assert "start-subgame" in out and "ceases to exist" in out  # 728.5c is gone
+    code, out, _ = run(capsys, "simulate", trace)  # the official rules bring it back
+    assert code == 0 and "subgame.end.commander" in out

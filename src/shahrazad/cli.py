@@ -101,18 +101,23 @@ def cli() -> None:
               help="Seed for shuffles and random starting players (default: the scenario's, or 0).")
 @click.option("--rulebook", "rulebook_path", type=click.Path(dir_okay=False), default=None,
               help="A rulebook TOML file instead of the official one.")
+@click.option("--amendment", "amendments", type=click.Path(dir_okay=False), multiple=True,
+              help="Apply this amendment file first (repeatable): a counterexample's reaching "
+                   "trace runs under the rules that were checked.")
 @click.option("--edition", default=None, help="Cite CR numbers of this edition (YYYY-MM-DD).")
 @click.option("--outcomes", is_flag=True,
               help="Also count the distinct outcomes over every random choice (small scenarios).")
 def simulate(scenario: str, fmt: str, seed: int | None, rulebook_path: str | None,
-             edition: str | None, outcomes: bool) -> None:
+             amendments: tuple[str, ...], edition: str | None, outcomes: bool) -> None:
     """Run a scenario's events and print the trace, each step citing its rule."""
-    rulebook = _rulebook(rulebook_path)
+    rulebook = _rulebook(rulebook_path, amendments)
     sc = load_scenario(scenario, check=problems)
     edition = _edition(rulebook, edition)
     seed = seed if seed is not None else (sc.seed if sc.seed is not None else 0)
     _, (final, trace) = _run(sc, rulebook, seed, edition)
     source = "official" if rulebook_path is None else rulebook_path
+    if amendments:
+        source += " amended by " + ", ".join(amendments)
     counted = _count_outcomes(sc, rulebook, edition) if outcomes else None
     if fmt == "json":
         doc = report.simulate_json(scenario, source, edition, seed, sc.events, trace, final)
