@@ -79,18 +79,14 @@ def start_zone(card: GameObject, target: Situation, main: str) -> tuple[ZoneRef,
     """Where a card is as the game begins, and whether it is face up there: outside the
     game if it is outside in `target` or a dungeon (309.4: a dungeon is brought in from
     outside); a commander, vanguard or conspiracy in the command zone (903.6, 902.4,
-    905.4); a supplementary card face down in its deck (901.5, 904.4, 717.2), unless
-    `target` has it in a subgame it did not begin in its deck (then it was brought in from
-    outside the game); any other card in its owner's library."""
+    905.4); a supplementary card face down in its deck (901.5, 904.4, 717.2); any other card
+    in its owner's library. (A supplementary card in a subgame began it in its deck:
+    `structure.subgame-decks-marked`.)"""
     if target.where[card.id].is_outside or card.card_type == "dungeon":
         return ZoneRef(None, "outside", card.owner), True
     if card.commander or card.card_type in ("vanguard", "conspiracy"):
         return ZoneRef(main, "command"), True
     deck = DECK_OF.get(card.card_type)
-    game = target.where[card.id].game
-    if deck is not None and game in target.games and target.games[game].parent is not None \
-            and card.id not in target.games[game].began_in_deck:
-        return ZoneRef(None, "outside", card.owner), True  # it did not come with its deck
     if deck is not None:
         return ZoneRef(main, "deck", card.owner, deck), False
     return ZoneRef(main, "library", card.owner), True
