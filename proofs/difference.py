@@ -31,7 +31,7 @@ from shahrazad.model.scenario import Scenario, situation_data
 
 from .counterexample import extract, shrink
 from .encode import Transition, encode_event
-from .symbolic import SymState, TermEncoder, Universe
+from .symbolic import SymState, TermEncoder, Universe, budget
 
 BOUND = 4
 
@@ -80,7 +80,7 @@ def _query(a: Rulebook, b: Rulebook, event: str, bound: int | None,
     ta, tb = _transitions(u, a, b, event)
     enc = TermEncoder(u, ta.pre, ta.post, ta.binding)
     solver = z3.Solver(ctx=u.ctx)
-    solver.set(timeout=max(1, int(timeout * 1000)))
+    budget(solver, timeout)
     solver.add(*(enc.encode(h) for h in structure_terms(pre)), *ta.constraints,
                *tb.constraints, _cells_differ(u, ta.post, tb.post))
     return str(solver.check()), solver, u, ta

@@ -19,6 +19,21 @@ from typing import Any
 import z3
 from shahrazad.invariants.lang import ATTRIBUTES, ENUMS, Term
 
+# A solver's budget is work, not time: z3's resource count (`rlimit`) is the same on every
+# run of the same query, where a wall-clock timeout depends on the machine's load, and an
+# answer that depends on the load is not the same every time. A second of `--timeout` buys
+# RLIMIT_PER_SECOND units (about a second's work on the CI machine under load; the median
+# measured is 10 million); the wall clock only guards against a solver that does not count
+# its work, at WALL_CLOCK_GUARD times the budget's seconds.
+RLIMIT_PER_SECOND = 10_000_000
+WALL_CLOCK_GUARD = 4
+
+
+def budget(solver: z3.Solver, seconds: float) -> None:
+    """Give `solver` a deterministic budget worth `seconds` of work (see RLIMIT_PER_SECOND)."""
+    solver.set("rlimit", max(1, int(seconds * RLIMIT_PER_SECOND)))
+    solver.set(timeout=max(1, int(seconds * WALL_CLOCK_GUARD * 1000)))
+
 SORT_OF_DOMAIN = ("obj", "player", "game")
 
 

@@ -26,7 +26,7 @@ from .counterexample import Replay, canonical, extract, minimise, replay, replay
 from .encode import Transition, encode_event
 from .pool import run_all
 from .reach import Goal, Unreachable, breaks_invariant, impossible, reach, replay_reached
-from .symbolic import TermEncoder, Universe
+from .symbolic import TermEncoder, Universe, budget
 
 DEFAULT_TIMEOUT = 5.0
 DEFAULT_BOUND = 3
@@ -140,13 +140,13 @@ def _solve(rulebook: Rulebook, ob: Obligation, bound: int | None,
         few = _relevant(hypotheses, part)
         if len(few) < len(hypotheses):
             quick = z3.Solver(ctx=universe.ctx)
-            quick.set(timeout=max(1, int(min(QUICK, timeout) * 1000)))
+            budget(quick, min(QUICK, timeout))
             quick.set("random_seed", seed)
             quick.add(*(enc.encode(h) for h in few), *extra, goal)
             if str(quick.check()) == "unsat":
                 continue
         solver = z3.Solver(ctx=universe.ctx)
-        solver.set(timeout=max(1, int(timeout * 1000)))
+        budget(solver, timeout)
         solver.set("random_seed", seed)
         solver.add(*(enc.encode(h) for h in hypotheses), *extra, goal)
         answer = str(solver.check())
@@ -182,7 +182,7 @@ def event_solver(universe: Universe, rulebook: Rulebook, event: str,
     t = encode_event(rulebook, event, universe)
     enc = TermEncoder(universe, t.pre, t.post, t.binding)
     solver = z3.Solver(ctx=universe.ctx)
-    solver.set(timeout=max(1, int(timeout * 1000)))
+    budget(solver, timeout)
     solver.add(*(enc.encode(h) for h in structure_terms(pre)), *t.constraints)
     return solver, t, enc
 
@@ -374,7 +374,7 @@ def verify(rulebook: Rulebook, only: list[str] | None = None,
            timeout: float = DEFAULT_TIMEOUT, bound: int = DEFAULT_BOUND, jobs: int = 1,
            minimise_cex: bool = True,
            progress: Callable[[int, int, Result], None] | None = None) -> list[Result]:
-    """Every obligation, in `jobs` processes; results in catalog order."""
+    """Every obligation, in `jobs` worker processes; results in catalog order."""
     todo = list(obligations(only))
     cases = [(rulebook, ob, timeout, bound, minimise_cex) for ob in todo]
 
@@ -382,13 +382,9 @@ def verify(rulebook: Rulebook, only: list[str] | None = None,
         if progress is not None:
             progress(done, len(todo), result)
 
-    if jobs <= 1:
-        results = []
-        for case in cases:
-            results.append(_prove_case(case))
-            report(len(results), results[-1])
-        return results
-    return run_all(_prove_case, cases, jobs, _died, report)
+    # Even one job runs in a worker process: a crash of z3 then costs one obligation, not
+    # the run.
+    return run_all(_prove_case, cases, max(1, jobs), _died, report)
 
 
 def _prove_case(case: tuple[Rulebook, Obligation, float, int, bool]) -> Result:

@@ -39,10 +39,26 @@ def _run(args: list[str], jobs: str, hashseed: str) -> dict[str, Any]:
     done = subprocess.run([sys.executable, "-m", "shahrazad", *args, "--jobs", jobs,
                            "--format", "json"], capture_output=True, text=True, env=env,
                           cwd=ROOT, check=False)
+    if not done.stdout.strip():
+        tail = done.stderr.strip().splitlines()[-1:] or [""]
+        return {"crashed": f"exit {done.returncode}: {tail[0]}"}
     data: dict[str, Any] = json.loads(done.stdout)
     for ob in data.get("obligations", []):
         ob.pop("seconds", None)
     return data
+
+
+def _difference(reports: list[dict[str, Any]]) -> str:
+    """Where the first run and another part: a crash, or the first obligation that differs."""
+    for report in reports:
+        if "crashed" in report:
+            return str(report["crashed"])
+    for report in reports[1:]:
+        for a, b in zip(reports[0].get("obligations", []), report.get("obligations", []),
+                        strict=False):
+            if a != b:
+                return f"{a['invariant']} @ {a['event']}: {a['status']} / {b['status']}"
+    return "the summaries"
 
 
 def _scenario(data: dict[str, Any]) -> Any:
@@ -69,8 +85,10 @@ def main() -> int:
         rulebook = load_amendment(path).apply(official())
         reports = [_run(["verify", "--amendment", path], j, h) for j, h in runs]
         same = all(r == reports[0] for r in reports)
+        if not same:
+            print("  the runs differ:", _difference(reports), flush=True)
         counts = dict.fromkeys(total, 0)
-        for ob in reports[0]["obligations"]:
+        for ob in reports[0].get("obligations", []):
             if ob["status"] == "fault":
                 counts["faults"] += 1
             if ob["status"] != "refuted":
@@ -87,7 +105,7 @@ def main() -> int:
     reports = [_run(["protection", "--removals-only"], j, h) for j, h in runs]
     same = all(r == reports[0] for r in reports)
     counts = dict.fromkeys(total, 0)
-    for change in reports[0]["changes"]:
+    for change in reports[0].get("changes", []):
         if change["status"] != "protected":
             counts["faults"] += change["status"] == "unknown"
             continue
