@@ -75,10 +75,10 @@ def test_every_refutation_is_legal_reached_and_the_same_every_time(
         [fmt for fmt, outputs in seen.items() if len(outputs) > 1]
     assert len(files) == 1
     report = json.loads(seen["json"].pop())
-    refuted = [ob for ob in report["obligations"] if ob["status"] == "refuted"]
-    assert refuted and not [ob for ob in report["obligations"] if ob["status"] == "fault"]
+    refutations = [ob for ob in report["obligations"] if ob["status"] == "refuted"]
+    assert refutations and not [ob for ob in report["obligations"] if ob["status"] == "fault"]
     written = {p.name for p in (tmp_path / "run0").glob("*.toml")}
-    for ob in refuted:
+    for ob in refutations:
         stem = f"{ob['invariant']}@{ob['event']}"
         assert f"{stem}.toml" in written and f"{stem}.trace.toml" in written
         before = load_scenario(tmp_path / "run0" / f"{stem}.toml")
