@@ -326,19 +326,13 @@ def prove(rulebook: Rulebook, ob: Obligation, timeout: float = DEFAULT_TIMEOUT,
                       counterexample=scenario, replay=replayed, notes=notes)
     if minimise_cex:
         scenario = minimise(scenario, rulebook, ob.invariant)
-        replayed = replay(scenario, rulebook, ob.invariant)
-    scenario = canonical(scenario)
-    replayed = replay(scenario, rulebook, ob.invariant)
-    scenario.title = f"counterexample to {ob.invariant.id} at {ob.event}"
-    scenario.description = ob.invariant.statement
+    scenario = _named(canonical(scenario), ob)
     found = _reached(rulebook, scenario, breaks_invariant(ob.invariant))
     if isinstance(found, str) and not minimise_cex:
         # A situation with less in it is easier to reach.
-        scenario = canonical(minimise(scenario, rulebook, ob.invariant))
-        replayed = replay(scenario, rulebook, ob.invariant)
-        scenario.title = f"counterexample to {ob.invariant.id} at {ob.event}"
-        scenario.description = ob.invariant.statement
+        scenario = _named(canonical(minimise(scenario, rulebook, ob.invariant)), ob)
         found = _reached(rulebook, scenario, breaks_invariant(ob.invariant))
+    replayed = replay(scenario, rulebook, ob.invariant)
     if isinstance(found, str):
         return Result(ob, Status.FAULT, time.perf_counter() - start, bound=tried_bound,
                       reason=found, counterexample=scenario, replay=replayed, notes=notes)
@@ -352,6 +346,12 @@ def prove(rulebook: Rulebook, ob: Obligation, timeout: float = DEFAULT_TIMEOUT,
                   reason="the counterexample replays on the concrete interpreter, reached "
                   f"from a game's beginning in {len(trace.events) - 1} events",
                   counterexample=shown, replay=replayed, notes=notes, trace=trace)
+
+
+def _named(scenario: Scenario, ob: Obligation) -> Scenario:
+    scenario.title = f"counterexample to {ob.invariant.id} at {ob.event}"
+    scenario.description = ob.invariant.statement
+    return scenario
 
 
 def _reached(rulebook: Rulebook, scenario: Scenario, goal: Goal) -> tuple[Scenario, Scenario] | str:
