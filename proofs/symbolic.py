@@ -26,7 +26,7 @@ from shahrazad.invariants.lang import ATTRIBUTES, ENUMS, Term
 # measured is 10 million); the wall clock only guards against a solver that does not count
 # its work, at WALL_CLOCK_GUARD times the budget's seconds.
 RLIMIT_PER_SECOND = 10_000_000
-WALL_CLOCK_GUARD = 4
+WALL_CLOCK_GUARD = 10
 
 
 def budget(solver: z3.Solver, seconds: float) -> None:
