@@ -60,7 +60,9 @@ def test_every_example_step_conforms(path: Path) -> None:
 def test_every_small_situation_conforms(depth: int) -> None:
     taken, refused, found = conformance.exhaustive(official(), players=1, cards=1,
                                                    depth=depth)
-    assert taken >= 60 and refused >= 30
+    # 53 taken and 53 refused at one game, 179 and 79 at two (a restart exempts only a card
+    # in exile, a card is turned over only where it can be face down, and so on).
+    assert taken >= 50 and refused >= 50
     assert found == []
 
 
