@@ -254,7 +254,8 @@ class _Builder:
             if game_id != game.id:
                 continue
             for kind, count in sorted(counters.items()):
-                have = self.state.counters_of(self.games[game_id], player).get(kind, 0)
+                have = self.state.player_counters.get((self.games[game_id], player), {}).get(
+                    kind, 0)
                 if count != have:
                     self.do("counter", player=player, kind=kind, add=count - have)
         for obj in objects:
