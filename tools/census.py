@@ -66,14 +66,29 @@ def _scenario(data: dict[str, Any]) -> Any:
     return parse_scenario(json.dumps(data), file="census.json", fmt="json")
 
 
-def _check(rulebook: Rulebook, invariant: str, cex: Any, trace: Any) -> tuple[bool, bool]:
-    legal = cex is not None and catalog_problems(_scenario(cex).situation) == []
-    if trace is None:
-        return legal, False
-    scenario = _scenario(trace)
-    reached = not is_beginning(scenario.situation) and replay_reached(
-        scenario, rulebook, refuted(by_id(invariant))) is None
-    return legal, reached
+def _tally(counts: dict[str, int], rulebook: Rulebook, invariant: str,
+           refutation: dict[str, Any], same: bool) -> None:
+    """Count one refutation: is its counterexample legal, its trace reached, its run the
+    same three times?"""
+    cex, trace = refutation.get("counterexample", refutation.get("scenario")), \
+        refutation.get("trace")
+    counts["refutations"] += 1
+    counts["legal"] += cex is not None and catalog_problems(_scenario(cex).situation) == []
+    if trace is not None:
+        scenario = _scenario(trace)
+        counts["reached"] += not is_beginning(scenario.situation) and replay_reached(
+            scenario, rulebook, refuted(by_id(invariant))) is None
+    counts["identical"] += same
+
+
+def _runs(args: list[str], runs: tuple[tuple[str, str], ...]
+          ) -> tuple[dict[str, Any], bool]:
+    """The first run's report, and whether every run gave the same (saying where not)."""
+    reports = [_run(args, jobs, hashseed) for jobs, hashseed in runs]
+    same = all(r == reports[0] for r in reports)
+    if not same:
+        print("  the runs differ:", _difference(reports), flush=True)
+    return reports[0], same
 
 
 def main() -> int:
@@ -85,53 +100,33 @@ def main() -> int:
     args = parser.parse_args()
     runs = RUNS[:args.runs]
     total = {"refutations": 0, "legal": 0, "reached": 0, "identical": 0, "faults": 0}
-    for path in sorted(glob.glob(str(ROOT / "examples" / "amendments" / "*.toml"))):
-        if args.amendment and Path(path).stem not in args.amendment:
-            continue
-        rulebook = load_amendment(path).apply(official())
-        reports = [_run(["verify", "--amendment", path], j, h) for j, h in runs]
-        same = all(r == reports[0] for r in reports)
-        if not same:
-            print("  the runs differ:", _difference(reports), flush=True)
+    sources: list[tuple[str, list[str]]] = [
+        (Path(path).stem, ["verify", "--amendment", path])
+        for path in sorted(glob.glob(str(ROOT / "examples" / "amendments" / "*.toml")))
+        if not args.amendment or Path(path).stem in args.amendment]
+    if not args.amendment:
+        sources.append(("protection --removals-only", ["protection", "--removals-only"]))
+    for name, command in sources:
+        report, same = _runs(command, runs)
         counts = dict.fromkeys(total, 0)
-        for ob in reports[0].get("obligations", []):
-            if ob["status"] == "fault":
-                counts["faults"] += 1
-            if ob["status"] != "refuted":
-                continue
-            legal, reached = _check(rulebook, ob["invariant"], ob.get("counterexample"),
-                                    ob.get("trace"))
-            counts["refutations"] += 1
-            counts["legal"] += legal
-            counts["reached"] += reached
-            counts["identical"] += same
-        print(Path(path).stem, counts, flush=True)
+        if command[0] == "verify":
+            rulebook = load_amendment(command[2]).apply(official())
+            for ob in report.get("obligations", []):
+                counts["faults"] += ob["status"] == "fault"
+                if ob["status"] == "refuted":
+                    _tally(counts, rulebook, ob["invariant"], ob, same)
+        else:
+            for change in report.get("changes", []):
+                counts["faults"] += change["status"] == "unknown"
+                if change["status"] == "protected":
+                    _tally(counts, official().remove(change["clause"]), change["caught-by"],
+                           change, same)
+        print(name, counts, flush=True)
         for key in total:
             total[key] += counts[key]
-    if args.amendment:
-        print("total", total)
-        return 0 if total["refutations"] == total["identical"] else 1
-    reports = [_run(["protection", "--removals-only"], j, h) for j, h in runs]
-    same = all(r == reports[0] for r in reports)
-    counts = dict.fromkeys(total, 0)
-    for change in reports[0].get("changes", []):
-        if change["status"] != "protected":
-            counts["faults"] += change["status"] == "unknown"
-            continue
-        rulebook = official().remove(change["clause"])
-        legal, reached = _check(rulebook, change["caught-by"], change.get("scenario"),
-                                change.get("trace"))
-        counts["refutations"] += 1
-        counts["legal"] += legal
-        counts["reached"] += reached
-        counts["identical"] += same
-    print("protection --removals-only", counts, flush=True)
-    for key in total:
-        total[key] += counts[key]
     print("total", total)
     ok = total["refutations"] == total["legal"] == total["reached"] == total["identical"]
     return 0 if ok and not total["faults"] else 1
-
 
 if __name__ == "__main__":
     sys.exit(main())
