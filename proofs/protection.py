@@ -212,16 +212,18 @@ def protect(rulebook: Rulebook, name: str, timeout: float = 5.0, bound: int = 3,
     changed = changed or rulebook.remove(name)
     todo = sorted((ob for ob in obligations() if ob.event == clause.on),
                   key=lambda ob: _order(ob, name))
-    unknown = False
+    unknown, fault = False, ""
     for ob in todo:
         result = prove(changed, ob, timeout=timeout, bound=bound, minimise_cex=False)
         if result.status == Status.REFUTED:
             return Protection(name, clause.on, ob.invariant.id, "protected", change,
                               scenario=result.counterexample, trace=result.trace)
-        unknown |= result.status in (Status.UNKNOWN, Status.FAULT)
-    if unknown:
+        unknown |= result.status == Status.UNKNOWN
+        if result.status == Status.FAULT and not fault:
+            fault = f"fault of the tool at {ob.invariant.id}: {result.reason}"
+    if fault or unknown:
         return Protection(name, clause.on, None, "unknown", change,
-                          "the solver could not decide every obligation")
+                          fault or "the solver could not decide every obligation")
     found = difference(rulebook, changed, clause.on, timeout=2 * timeout)
     if found.status == "differs":
         return Protection(name, clause.on, None, "gap", change,

@@ -1,16 +1,21 @@
 """Census of refutations: are they legal, reached and the same every time?
 
 For every example amendment (the whole catalog) and for `shahrazad protection
---removals-only`, three runs with different `--jobs` and `PYTHONHASHSEED`; then counts:
+--removals-only` (or, with `--full-protection`, every change `shahrazad protection` makes),
+three runs with different `--jobs` and `PYTHONHASHSEED`; then counts:
 
 * refutations: refuted obligations (amendments) and caught removals (protection);
 * legal: the counterexample's situation breaks no structure invariant;
 * reached: its trace starts at a game's beginning and replays under the rulebook checked;
 * identical: the three runs gave the same JSON, time figures aside;
-* faults: obligations the tool could not give a reaching trace (never shown as refuted).
+* faults: obligations the tool could not give a reaching trace (never shown as refuted);
+* unknown: protection changes the solver could not decide (not faults, not refutations).
 
-Usage: `python tools/census.py [--runs N] [--amendment NAME]...`; prints one line per
-amendment (and where its runs differ, if they do) and a total.
+Usage: `python tools/census.py [--runs N] [--parallel] [--full-protection]
+[--amendment NAME]... [--clause NAME]...`; prints one line per source (and where its runs
+differ, if they do) and a total. `--clause` checks only the protection of those clauses.
+`--parallel` starts a source's runs at once (they share the machine; the solver's budgets
+are counted in its own units, so the answers do not depend on the load).
 """
 
 from __future__ import annotations
@@ -21,6 +26,7 @@ import json
 import os
 import subprocess
 import sys
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -29,6 +35,7 @@ from shahrazad.invariants.structure import catalog_problems
 from shahrazad.model.rulebook import Rulebook, official
 from shahrazad.model.scenario import parse_scenario
 from shahrazad.proofs.amendment import load_amendment
+from shahrazad.proofs.protection import changes
 from shahrazad.proofs.reach import is_beginning, refuted, replay_reached
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -81,10 +88,21 @@ def _tally(counts: dict[str, int], rulebook: Rulebook, invariant: str,
     counts["identical"] += same
 
 
-def _runs(args: list[str], runs: tuple[tuple[str, str], ...]
+def _changed(change: dict[str, Any]) -> Rulebook:
+    """The rulebook that a protection change (as its JSON tells it) checked."""
+    said = change.get("change", {"parameter": "removed", "from": "", "to": ""})
+    for made, rulebook in changes(official(), change["clause"]):
+        if (made.parameter, made.old, made.new) == (said["parameter"], said["from"],
+                                                    said["to"]):
+            return rulebook
+    raise LookupError(f"no change {said} of {change['clause']}")
+
+
+def _runs(args: list[str], runs: tuple[tuple[str, str], ...], parallel: bool
           ) -> tuple[dict[str, Any], bool]:
     """The first run's report, and whether every run gave the same (saying where not)."""
-    reports = [_run(args, jobs, hashseed) for jobs, hashseed in runs]
+    with ThreadPoolExecutor(len(runs) if parallel else 1) as pool:
+        reports = list(pool.map(lambda run: _run(args, *run), runs))
     same = all(r == reports[0] for r in reports)
     if not same:
         print("  the runs differ:", _difference(reports), flush=True)
@@ -97,17 +115,27 @@ def main() -> int:
     parser.add_argument("--amendment", action="append", default=[],
                         help="only this example amendment (its file name without .toml); "
                         "the protection run is then left out")
+    parser.add_argument("--parallel", action="store_true",
+                        help="start a source's runs at once")
+    parser.add_argument("--full-protection", action="store_true",
+                        help="every change of `shahrazad protection`, not only removals")
+    parser.add_argument("--clause", action="append", default=[],
+                        help="protection of this clause only (repeatable); the "
+                        "amendments are then left out")
     args = parser.parse_args()
     runs = RUNS[:args.runs]
-    total = {"refutations": 0, "legal": 0, "reached": 0, "identical": 0, "faults": 0}
+    total = {"refutations": 0, "legal": 0, "reached": 0, "identical": 0, "faults": 0,
+             "unknown": 0}
     sources: list[tuple[str, list[str]]] = [
         (Path(path).stem, ["verify", "--amendment", path])
         for path in sorted(glob.glob(str(ROOT / "examples" / "amendments" / "*.toml")))
-        if not args.amendment or Path(path).stem in args.amendment]
+        if not args.clause and (not args.amendment or Path(path).stem in args.amendment)]
     if not args.amendment:
-        sources.append(("protection --removals-only", ["protection", "--removals-only"]))
+        only = [arg for clause in args.clause for arg in ("--clause", clause)]
+        sources.append(("protection", ["protection", *only]) if args.full_protection else
+                       ("protection --removals-only", ["protection", "--removals-only", *only]))
     for name, command in sources:
-        report, same = _runs(command, runs)
+        report, same = _runs(command, runs, args.parallel)
         counts = dict.fromkeys(total, 0)
         if command[0] == "verify":
             rulebook = load_amendment(command[2]).apply(official())
@@ -117,10 +145,11 @@ def main() -> int:
                     _tally(counts, rulebook, ob["invariant"], ob, same)
         else:
             for change in report.get("changes", []):
-                counts["faults"] += change["status"] == "unknown"
+                fault = change["detail"].startswith("fault")
+                counts["faults"] += change["status"] == "unknown" and fault
+                counts["unknown"] += change["status"] == "unknown" and not fault
                 if change["status"] == "protected":
-                    _tally(counts, official().remove(change["clause"]), change["caught-by"],
-                           change, same)
+                    _tally(counts, _changed(change), change["caught-by"], change, same)
         print(name, counts, flush=True)
         for key in total:
             total[key] += counts[key]
