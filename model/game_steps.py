@@ -23,7 +23,7 @@ from .choices import shuffle
 from .errors import IllegalEvent
 from .language import Clause
 from .objects import GameObject, ZoneRef
-from .state import EndedGame, Game, Result, Situation, Trigger
+from .state import EndedGame, Game, Pile, Result, Situation, Trigger
 from .trace import Change
 
 if TYPE_CHECKING:
@@ -115,7 +115,8 @@ def g_shuffle(interp: Interpreter, state: Situation, ctx: Context, clause: Claus
     game_id = ctx.roles.get(args["game"])
     zones = [z for z in state.zones if z.game == game_id and z.kind == args["zone"]]
     for zone in sorted(zones, key=ZoneRef.sort_key):
-        state.zones[zone] = shuffle(state.zones[zone], interp.chooser, f"shuffle {zone}")
+        state.zones[zone] = Pile(shuffle(list(state.zones[zone]), interp.chooser,
+                                          f"shuffle {zone}"))
     interp._note(ctx, clause, rule, f"shuffle each {args['zone']} of {game_id}",
                  [Change(str(z), "shuffled") for z in sorted(zones, key=ZoneRef.sort_key)
                   if len(state.zones[z]) > 1])

@@ -10,9 +10,59 @@ something. `model.graph` draws the same data as a networkx graph.
 from __future__ import annotations
 
 import copy
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
 from .objects import OUTSIDE, PLAYER_ZONES, SHARED_ZONES, GameObject, ZoneRef
+
+
+class Pile:
+    """The contents of one zone, top first: putting an object on top or at the bottom and
+    taking one out are constant-time, so a step that moves every card of a zone is linear
+    in the zone's size (a list would shift the whole zone for each card).
+
+    Objects put on top are kept in `_top` in the order they came (the last is the top);
+    those put at the bottom in `_bottom` (the last is the bottom). Dicts keep order and
+    delete in constant time."""
+
+    __slots__ = ("_top", "_bottom")
+
+    def __init__(self, items: Iterable[str] = ()) -> None:
+        self._top: dict[str, None] = {}
+        self._bottom: dict[str, None] = dict.fromkeys(items)
+
+    def __iter__(self) -> Iterator[str]:
+        yield from reversed(self._top)
+        yield from self._bottom
+
+    def __len__(self) -> int:
+        return len(self._top) + len(self._bottom)
+
+    def __contains__(self, item: object) -> bool:
+        return item in self._top or item in self._bottom
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, (Pile, list, tuple)):
+            return list(self) == list(other)
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]  # mutable, like a list
+
+    def __repr__(self) -> str:
+        return f"Pile({list(self)!r})"
+
+    def put_on_top(self, item: str) -> None:
+        self._top[item] = None
+
+    def append(self, item: str) -> None:
+        """Put `item` at the bottom."""
+        self._bottom[item] = None
+
+    def remove(self, item: str) -> None:
+        if item in self._top:
+            del self._top[item]
+        else:
+            del self._bottom[item]
 
 
 @dataclass
@@ -85,7 +135,7 @@ class Situation:
     players: list[str]
     games: dict[str, Game] = field(default_factory=dict)
     objects: dict[str, GameObject] = field(default_factory=dict)
-    zones: dict[ZoneRef, list[str]] = field(default_factory=dict)
+    zones: dict[ZoneRef, Pile] = field(default_factory=dict)
     player_counters: dict[tuple[str, str], dict[str, int]] = field(default_factory=dict)
     ended: list[EndedGame] = field(default_factory=list)
     player_effects: dict[str, list[str]] = field(default_factory=dict)
@@ -96,11 +146,13 @@ class Situation:
 
     def place(self, obj_id: str, zone: ZoneRef, position: str = "top") -> None:
         """Put an object (already in `objects`, in no zone) into `zone` at top or bottom."""
-        contents = self.zones.setdefault(zone, [])
+        contents = self.zones.get(zone)
+        if contents is None:
+            contents = self.zones[zone] = Pile()
         if position == "bottom":
             contents.append(obj_id)
         else:
-            contents.insert(0, obj_id)
+            contents.put_on_top(obj_id)
         self.where[obj_id] = zone
 
     def lift(self, obj_id: str) -> ZoneRef:
@@ -198,16 +250,16 @@ class Situation:
         """An entirely new set of zones for a game (CR 400.1, 728.2)."""
         for player in game.players:
             for kind in PLAYER_ZONES:
-                self.zones.setdefault(ZoneRef(game.id, kind, player), [])
+                self.zones.setdefault(ZoneRef(game.id, kind, player), Pile())
         for kind in SHARED_ZONES:
-            self.zones.setdefault(ZoneRef(game.id, kind), [])
+            self.zones.setdefault(ZoneRef(game.id, kind), Pile())
 
     def zones_of(self, game_id: str) -> list[ZoneRef]:
         return [z for z in self.zones if z.game == game_id]
 
     def outside(self, player: str) -> ZoneRef:
         zone = ZoneRef(None, OUTSIDE, player)
-        self.zones.setdefault(zone, [])
+        self.zones.setdefault(zone, Pile())
         return zone
 
     def counters_of(self, game_id: str, player: str) -> dict[str, int]:
@@ -216,7 +268,7 @@ class Situation:
     # ---- queries ------------------------------------------------------------------------
 
     def in_zone(self, zone: ZoneRef) -> list[GameObject]:
-        return [self.objects[i] for i in self.zones.get(zone, [])]
+        return [self.objects[i] for i in self.zones.get(zone, ())]
 
     def game_of(self, obj_id: str) -> str | None:
         return self.where[obj_id].game
@@ -237,7 +289,7 @@ class Situation:
             players=list(self.players),
             games={k: copy.deepcopy(g) for k, g in self.games.items()},
             objects=objects,
-            zones={z: list(c) for z, c in self.zones.items()},
+            zones={z: Pile(c) for z, c in self.zones.items()},
             player_counters={k: dict(v) for k, v in self.player_counters.items()},
             ended=copy.deepcopy(self.ended),
             player_effects={k: list(v) for k, v in self.player_effects.items()},

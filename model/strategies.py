@@ -515,7 +515,7 @@ def events(draw: st.DrawFn, situation: Situation) -> Event:
         if what == "token" and _coin(draw):
             d["triggers"] = ["leaves-zone"]
         if what == "copy":
-            spells = s.zones.get(ZoneRef(gid, "stack"), [])
+            spells = list(s.zones.get(ZoneRef(gid, "stack"), ()))
             if spells and _coin(draw):
                 d["copy-of"] = draw(st.sampled_from(spells))
     elif kind == "counter":
