@@ -29,7 +29,7 @@ from shahrazad.model.scenario import Scenario
 
 from .difference import difference
 from .pool import run_all
-from .verify import Obligation, Status, obligations, prove
+from .verify import Encodings, Obligation, Status, obligations, prove
 
 # The values each destination parameter can take (`model.language.parse_destination`).
 DESTINATION_VALUES: dict[str, tuple[Any, ...]] = {
@@ -213,8 +213,10 @@ def protect(rulebook: Rulebook, name: str, timeout: float = 5.0, bound: int = 3,
     todo = sorted((ob for ob in obligations() if ob.event == clause.on),
                   key=lambda ob: _order(ob, name))
     unknown, fault = False, ""
+    encodings = Encodings()  # one event, one rulebook: encoded once
     for ob in todo:
-        result = prove(changed, ob, timeout=timeout, bound=bound, minimise_cex=False)
+        result = prove(changed, ob, timeout=timeout, bound=bound, minimise_cex=False,
+                       encodings=encodings)
         if result.status == Status.REFUTED:
             return Protection(name, clause.on, ob.invariant.id, "protected", change,
                               scenario=result.counterexample, trace=result.trace)
@@ -250,9 +252,9 @@ def protection(rulebook: Rulebook, timeout: float = 5.0, bound: int = 3, jobs: i
     for name in only or rulebook.names():
         for change, changed in changes(rulebook, name)[:None if with_changes else 1]:
             cases.append((rulebook, name, timeout, bound, change, changed))
-    if jobs <= 1:
-        return [_protect_case(case) for case in cases]
-    return run_all(_protect_case, cases, jobs, _died)
+    # Even one job runs in a worker process, as for `verify`: a crash of z3 costs one
+    # change, not the run.
+    return run_all(_protect_case, cases, max(1, jobs), _died)
 
 
 def _died(case: tuple[Rulebook, str, float, int, Change, Rulebook], why: str) -> Protection:

@@ -104,8 +104,8 @@ def test_unknown_is_never_proved(monkeypatch: pytest.MonkeyPatch) -> None:
     ob = Obligation(by_id("end.cards-conserved"), "end-subgame")
 
     def give_up(*args: object, **kwargs: object) -> tuple[object, ...]:
-        universe, solver, t = real(*args, **kwargs)[1:]
-        return "unknown", universe, solver, t
+        universe, solver, t, _ = real(*args, **kwargs)[1:]
+        return "unknown", universe, solver, t, "pretend the solver gave up"
 
     real = verify_module._solve
     monkeypatch.setattr(verify_module, "_solve", give_up)
