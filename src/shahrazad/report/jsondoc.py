@@ -10,16 +10,20 @@ from typing import Any
 from shahrazad.model.scenario import scenario_data
 from shahrazad.proofs.verify import Result, worst
 
+from .text import timing
+
 VERIFY_SCHEMA = "shahrazad.verify/1"
 
 
-def verify_json(results: list[Result], rulebook: str, amendments: list[str]) -> dict[str, Any]:
+def verify_json(results: list[Result], rulebook: str, amendments: list[str],
+                wall: float = 0.0) -> dict[str, Any]:
     return {
         "schema": VERIFY_SCHEMA,
         "rulebook": rulebook,
         "amendments": amendments,
         "summary": dict(Counter(r.status.value for r in results)),
         "exit-code": worst(r.status for r in results).exit_code,
+        "time": timing(results, wall),
         "obligations": [_result_json(r) for r in results],
     }
 
@@ -33,6 +37,8 @@ def _result_json(r: Result) -> dict[str, Any]:
         "status": r.status.value,
         "clauses": list(inv.clauses),
         "seconds": round(r.seconds, 4),
+        "solving-seconds": round(r.solving, 4),
+        "encoding-seconds": round(r.encoding, 4),
         "bounded": r.bound,
         "reason": r.reason,
     }

@@ -11,12 +11,13 @@ from shahrazad.proofs.verify import Result, Status
 from .explain import explain
 
 
-def verify_junit(results: list[Result], rulebook: str) -> str:
+def verify_junit(results: list[Result], rulebook: str, wall: float = 0.0) -> str:
+    """The suite's time is the run's wall-clock time; a case's, its obligation's."""
     counts = Counter(r.status for r in results)
     suite = ET.Element("testsuite", name=f"shahrazad verify ({rulebook})", tests=str(len(results)),
                        failures=str(counts[Status.REFUTED]), errors=str(counts[Status.FAULT]),
                        skipped=str(counts[Status.UNKNOWN]),
-                       time=f"{sum(r.seconds for r in results):.3f}")
+                       time=f"{wall:.3f}")
     for r in results:
         case = ET.SubElement(suite, "testcase", classname=r.obligation.event,
                              name=r.obligation.invariant.id, time=f"{r.seconds:.3f}")

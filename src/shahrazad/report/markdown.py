@@ -10,9 +10,10 @@ from .explain import explain
 from .text import summary
 
 
-def verify_markdown(results: list[Result], rulebook: str, amendments: list[str]) -> str:
+def verify_markdown(results: list[Result], rulebook: str, amendments: list[str],
+                    wall: float = 0.0) -> str:
     lines = [f"# shahrazad verify: {rulebook}" + (f" + {', '.join(amendments)}" if amendments else ""),
-             "", summary(results), "", "| status | invariant | event | clauses | seconds |",
+             "", summary(results, wall), "", "| status | invariant | event | clauses | seconds |",
              "| --- | --- | --- | --- | --- |"]
     for r in results:
         lines.append(f"| {r.status.value} | `{r.obligation.invariant.id}` | {r.obligation.event} | "

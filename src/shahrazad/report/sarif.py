@@ -9,7 +9,8 @@ import json
 from shahrazad.proofs.verify import Result, Status
 
 
-def verify_sarif(results: list[Result], rulebook: str) -> str:
+def verify_sarif(results: list[Result], rulebook: str, wall: float = 0.0) -> str:
+    """The run's invocation carries its wall-clock time (`properties.wall-seconds`)."""
     rules = {}
     findings = []
     for r in results:
@@ -27,5 +28,7 @@ def verify_sarif(results: list[Result], rulebook: str) -> str:
     doc = {"version": "2.1.0",
            "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
            "runs": [{"tool": {"driver": {"name": "shahrazad", "rules": list(rules.values())}},
-                     "results": findings}]}
+                     "results": findings,
+                     "invocations": [{"executionSuccessful": True,
+                                      "properties": {"wall-seconds": round(wall, 3)}}]}]}
     return json.dumps(doc, indent=2) + "\n"

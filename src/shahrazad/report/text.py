@@ -12,15 +12,28 @@ from shahrazad.proofs.verify import Result, Status
 from .explain import explain
 
 
-def summary(results: list[Result]) -> str:
-    """One line: how many obligations, how many of each outcome, the seconds of solving."""
+def summary(results: list[Result], wall: float = 0.0) -> str:
+    """One line: how many obligations, how many of each outcome, and the time (see
+    `timing`)."""
     counts = Counter(r.status.value for r in results)
     parts = [f"{counts.get(s.value, 0)} {s.value}" for s in Status if counts.get(s.value)]
-    seconds = sum(r.seconds for r in results)
-    return f"{len(results)} obligations: " + ", ".join(parts) + f" ({seconds:.1f} s of solving)"
+    time = timing(results, wall)
+    return (f"{len(results)} obligations: " + ", ".join(parts) +
+            f" ({time['wall-seconds']:.1f} s wall; {time['solving-seconds']:.1f} s solving, "
+            f"{time['encoding-seconds']:.1f} s encoding)")
 
 
-def verify_text(results: list[Result], rulebook: str, amendments: list[str]) -> str:
+def timing(results: list[Result], wall: float) -> dict[str, float]:
+    """The run's wall-clock seconds (process start aside), and the seconds its workers spent
+    inside z3's search and building z3 terms, summed over the workers (so either can exceed
+    the wall time when workers run at once)."""
+    return {"wall-seconds": round(wall, 3),
+            "solving-seconds": round(sum(r.solving for r in results), 3),
+            "encoding-seconds": round(sum(r.encoding for r in results), 3)}
+
+
+def verify_text(results: list[Result], rulebook: str, amendments: list[str],
+                wall: float = 0.0) -> str:
     head = [f"Rulebook: {rulebook}" + (f" amended by {', '.join(amendments)}" if amendments else "")]
     body: list[str] = []
     for r in results:
@@ -36,4 +49,4 @@ def verify_text(results: list[Result], rulebook: str, amendments: list[str]) -> 
             if r.trace is not None:
                 body.append("  reaching trace, from a game's beginning (shahrazad simulate runs it):")
                 body += ["    " + line for line in dump_scenario(r.trace).splitlines()]
-    return "\n".join(head + [""] + body + ["", summary(results)]) + "\n"
+    return "\n".join(head + [""] + body + ["", summary(results, wall)]) + "\n"
