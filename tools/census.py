@@ -42,17 +42,27 @@ ROOT = Path(__file__).resolve().parent.parent
 RUNS = (("1", "0"), ("2", "1"), ("2", "4242"))
 
 
+SAVE: Path | None = None  # where to keep each run's JSON (`--save`)
+
+
 def _run(args: list[str], jobs: str, hashseed: str) -> dict[str, Any]:
     env = dict(os.environ, PYTHONHASHSEED=hashseed)
     done = subprocess.run([sys.executable, "-m", "shahrazad", *args, "--jobs", jobs,
                            "--format", "json"], capture_output=True, text=True, env=env,
                           cwd=ROOT, check=False)
+    if SAVE is not None:
+        SAVE.mkdir(parents=True, exist_ok=True)
+        name = "_".join(a.replace("/", "-") for a in args[:3]) + f".jobs{jobs}.seed{hashseed}"
+        (SAVE / f"{name}.json").write_text(done.stdout, encoding="utf-8")
+        (SAVE / f"{name}.stderr").write_text(done.stderr, encoding="utf-8")
     if not done.stdout.strip():
         tail = done.stderr.strip().splitlines()[-1:] or [""]
         return {"crashed": f"exit {done.returncode}: {tail[0]}"}
     data: dict[str, Any] = json.loads(done.stdout)
+    data.pop("time", None)
     for ob in data.get("obligations", []):
-        ob.pop("seconds", None)
+        for key in ("seconds", "solving-seconds", "encoding-seconds"):
+            ob.pop(key, None)
     return data
 
 
@@ -122,7 +132,11 @@ def main() -> int:
     parser.add_argument("--clause", action="append", default=[],
                         help="protection of this clause only (repeatable); the "
                         "amendments are then left out")
+    parser.add_argument("--save", type=Path, default=None,
+                        help="keep each run's JSON and stderr in this folder")
     args = parser.parse_args()
+    global SAVE
+    SAVE = args.save
     runs = RUNS[:args.runs]
     total = {"refutations": 0, "legal": 0, "reached": 0, "identical": 0, "faults": 0,
              "unknown": 0}
