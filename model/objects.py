@@ -174,6 +174,16 @@ class GameObject:
     def is_card(self) -> bool:
         return self.kind == "card"
 
+    def clone(self) -> GameObject:
+        """An independent copy (its counters, triggers and effects copied too), made
+        without the generic `copy` machinery: copying a situation clones every object."""
+        twin = object.__new__(GameObject)
+        twin.__dict__.update(self.__dict__)
+        twin.counters = dict(self.counters)
+        twin.triggers = list(self.triggers)
+        twin.affected_by = list(self.affected_by)
+        return twin
+
     @property
     def traditional(self) -> bool:
         return self.is_card and self.card_type == TRADITIONAL

@@ -278,13 +278,7 @@ class Situation:
 
     def copy(self) -> Situation:
         """An independent copy (faster than deepcopy: only the mutable parts are copied)."""
-        objects: dict[str, GameObject] = {}
-        for key, obj in self.objects.items():
-            clone = copy.copy(obj)
-            clone.counters = dict(obj.counters)
-            clone.triggers = list(obj.triggers)
-            clone.affected_by = list(obj.affected_by)
-            objects[key] = clone
+        objects = {key: obj.clone() for key, obj in self.objects.items()}
         return Situation(
             players=list(self.players),
             games={k: copy.deepcopy(g) for k, g in self.games.items()},

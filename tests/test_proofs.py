@@ -188,8 +188,42 @@ def test_verify_json_and_exit_0(capsys: pytest.CaptureFixture[str]) -> None:
     doc = json.loads(out)
     assert doc["schema"] == "shahrazad.verify/1"
     (item,) = doc["obligations"]
-    assert set(item) >= {"invariant", "event", "status", "clauses", "seconds"}
+    assert set(item) >= {"invariant", "event", "status", "clauses", "seconds",
+                          "solving-seconds", "encoding-seconds"}
     assert item["status"] == "proved"
+    # Solving and encoding are parts of the obligation's time, and the run's wall time is
+    # at least the obligation's.
+    assert 0 < item["solving-seconds"] <= item["seconds"]
+    assert 0 < item["encoding-seconds"] <= item["seconds"]
+    assert doc["time"]["wall-seconds"] >= item["seconds"]
+    assert doc["time"]["solving-seconds"] == pytest.approx(item["solving-seconds"], abs=1e-3)
+
+
+def test_batches_depend_on_the_obligations_only() -> None:
+    """Each batch holds obligations of one event, in catalog order, and the batching does
+    not look at --jobs: an obligation is decided after the same ones every time."""
+    todo = list(verify_module.obligations())
+    groups = verify_module.batches(list(range(len(todo))), [ob.event for ob in todo])
+    assert sorted(i for group in groups for i in group) == list(range(len(todo)))
+    for group in groups:
+        assert len({todo[i].event for i in group}) == 1
+        assert group == sorted(group) and len(group) <= verify_module.BATCH
+
+
+def test_verify_of_some_events_and_of_several_rulebooks_at_once() -> None:
+    """`decide` answers each request under its own rulebook, in its order."""
+    amended = load_amendment(ROOT / "examples/amendments/restart-keeps-emblems.toml").apply(
+        official())
+    only = ["restart.nothing-else", "structure.one-active-game"]
+    alone = verify(official(), only=only, events=["restart"])
+    assert [r.obligation.name for r in alone] == [
+        "structure.one-active-game @ restart", "restart.nothing-else @ restart"]
+    todo = [r.obligation for r in alone]
+    base, changed = verify_module.decide([(official(), todo), (amended, todo[::-1])], jobs=2)
+    assert [r.status for r in base] == [Status.PROVED, Status.PROVED]
+    assert [(r.obligation.name, r.status) for r in changed] == [
+        ("restart.nothing-else @ restart", Status.REFUTED),
+        ("structure.one-active-game @ restart", Status.PROVED)]
 
 
 def test_verify_refuted_exit_1_with_counterexample(capsys: pytest.CaptureFixture[str]) -> None:
