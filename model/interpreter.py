@@ -15,6 +15,9 @@ rulebook's game steps, by action name) and `object_steps` (selection and the obj
 
 from __future__ import annotations
 
+import gc
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -76,6 +79,24 @@ class Outcome:
     bound: list[Bound] = field(default_factory=list)
 
 
+@contextmanager
+def _without_cycle_collection() -> Iterator[None]:
+    """Python's cycle collector off while an event runs, as it was before afterwards.
+
+    An event allocates an object or two per card (a copy of the situation, a trace entry
+    per move), and each collection of the old generation walks every object alive, so
+    with it on, a situation of 200,000 cards ran at a fraction of the cards per second of
+    10,000. Reference counting still frees what an event drops; anything caught in a
+    cycle waits for the collector's next run, once it is back on."""
+    was_on = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_on:
+            gc.enable()
+
+
 class Interpreter:
     """Executes events under one rulebook, in one edition's numbering, with one chooser."""
 
@@ -89,10 +110,11 @@ class Interpreter:
 
     def run(self, situation: Situation, events: list[Event]) -> Outcome:
         """Apply events in order to a copy of `situation`."""
-        state = situation.copy()
-        outcome = Outcome(state, [])
-        for index, event in enumerate(events, start=1):
-            self._apply(state, event, index, outcome)
+        with _without_cycle_collection():
+            state = situation.copy()
+            outcome = Outcome(state, [])
+            for index, event in enumerate(events, start=1):
+                self._apply(state, event, index, outcome)
         return outcome
 
     def step(self, situation: Situation, event: Event, index: int = 1) -> Outcome:
@@ -107,8 +129,9 @@ class Interpreter:
         situation does not allow the event: no single active game, an argument that names
         no player or object of the active game, or a rulebook that does not permit it.
         """
-        outcome = Outcome(situation.copy(), [])
-        self._apply(outcome.situation, event, index, outcome)
+        with _without_cycle_collection():
+            outcome = Outcome(situation.copy(), [])
+            self._apply(outcome.situation, event, index, outcome)
         return outcome
 
     # ---- dispatch -----------------------------------------------------------------------
