@@ -17,6 +17,7 @@ import itertools
 from collections.abc import Iterator
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 from shahrazad.invariants.catalog import CATALOG, by_id
@@ -225,6 +226,7 @@ def _agree(pre: Situation, post: Situation, binding: Binding, bodies: bool) -> N
                 assert fast.value(body, env) == plain.value(body, env), (str(term), env)
 
 
+@pytest.mark.slow  # moved out of the quick suite (issue 9); `.ci/run` runs it
 @COMPARED
 @given(st.data())
 def test_the_fast_reading_is_the_plain_reading(data: st.DataObject) -> None:

@@ -68,6 +68,7 @@ def test_every_change_is_a_rule_the_language_accepts_and_differs_from_the_origin
             assert rulebook.get(name) != official().get(name), change
 
 
+@pytest.mark.slow  # moved out of the quick suite (issue 9); `.ci/run` runs it
 def test_protection_reports_changes_as_well_as_removals() -> None:
     found = protection(official(), only=["restart.starting-player", "restart.short-library"],
                        jobs=1)
@@ -82,6 +83,7 @@ def test_protection_reports_changes_as_well_as_removals() -> None:
     assert all(p.caught_by for p in found if p.status == "protected")
 
 
+@pytest.mark.slow  # moved out of the quick suite (issue 9); `.ci/run` runs it
 def test_a_gap_is_reported_with_its_situation(capsys: pytest.CaptureFixture[str]) -> None:
     code = main(["protection", "--clause", "restart.exempt", "--format", "json",
                  "--jobs", "1"])

@@ -59,12 +59,14 @@ def load(path: Path = ROOT / "tools" / "mutants.toml") -> list[Mutant]:
 
 KILLERS = [
     ("regressions", PYTEST + ["tests/test_false_proofs.py", "tests/test_bounds.py"]),
-    ("reader", PYTEST + ["tests/test_concrete_compiled.py", "tests/test_structure.py"]),
+    # The slow marker only keeps a test out of the quick default run: a killer runs them all.
+    ("reader", PYTEST + ["-m", "slow or not slow", "tests/test_concrete_compiled.py",
+                         "tests/test_structure.py"]),
     ("reach", PYTEST + ["tests/test_reach.py"]),
     ("verify", [str(ROOT / ".venv/bin/shahrazad"), "verify", "--jobs", "1"]),
     ("conformance", PYTEST + ["-m", "slow or not slow", "tests/test_conformance.py",
                               "-k", "not small"]),
-    ("agreement", PYTEST + ["tests/test_proofs.py", "-k", "agree"]),
+    ("agreement", PYTEST + ["-m", "slow or not slow", "tests/test_proofs.py", "-k", "agree"]),
     ("small situations", PYTEST + ["-m", "slow", "tests/test_conformance.py", "-k", "small"]),
     ("properties", PYTEST + ["tests/test_properties.py"]),
 ]
