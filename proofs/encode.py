@@ -158,11 +158,17 @@ class Encoder:
         self.bound[name] = condition if condition is not None else self.true()
 
     def game_of(self, name: str) -> Any:
-        """The role's game; a role no clause bound makes the event impossible (`_Unbound`)."""
+        """The role's game, for a game step; a role no clause bound makes the event
+        impossible (`_Unbound`), and so does a role bound only in some situations (the main
+        game of a restarted game that has one) in the others: the interpreter refuses a game
+        step on a role the event did not bind (`model.game_steps._role`)."""
         r = self.role(name)
         if r is None:
             raise _Unbound(name)
-        return r[0]
+        game, condition = r
+        if not z3.is_true(condition):
+            self.constraints.append(condition)
+        return game
 
     # ---- one event, clause by clause ----------------------------------------------------
 

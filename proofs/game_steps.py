@@ -64,8 +64,8 @@ def g_create_game(enc: Encoder, s: SymState, args: dict[str, Any], label: str) -
     elif parent_role == "none":
         has_parent, parent = enc.false(), u.nogame
     else:
-        pr = enc.role(parent_role)
-        has_parent, parent = (enc.true(), pr[0]) if pr else (enc.false(), u.nogame)
+        # As for any game step, a parent role the event has not bound makes it impossible.
+        has_parent, parent = enc.true(), enc.game_of(parent_role)
     plays = s.get("plays", src_game, p)
     if enc.event == "restart" and enc.rb.grants("restart", "permit",
                                                 "restart-ignores-range") is None:

@@ -11,7 +11,7 @@ from shahrazad.model.language import parse_step
 from shahrazad.model.rulebook import Rulebook, official
 from shahrazad.proofs import difference as difference_module
 from shahrazad.proofs.difference import _differs, difference
-from shahrazad.proofs.protection import changes, protection
+from shahrazad.proofs.protection import changes, protect, protection
 
 from shahrazad.cli import main
 
@@ -111,3 +111,21 @@ def test_a_difference_the_interpreter_does_not_show_is_unknown(
                     "control": "event-controller"}})
     monkeypatch.setattr(difference_module, "_differs", lambda a, b, s: False)
     assert difference(official(), changed, "restart").status == "unknown"
+
+
+@pytest.mark.parametrize(("clause", "parameter", "to"), [
+    ("restart.starting-player", "step 1 starting-player.game", "main"),
+    ("restart.short-library", "step 1 short-library.game", "main"),
+    ("subgame.start.new-game", "step 1 create-game.parent", "subgame")])
+def test_a_game_step_on_a_role_the_event_has_not_bound_is_impossible_in_both_readings(
+        clause: str, parameter: str, to: str) -> None:
+    """The census of `protection` found these changes reported as faults: the encoder let
+    a game step act on the main game of a restarted game that has none (a role bound only
+    in some situations), or made a new game's parent "none" for a role not yet bound, where
+    the interpreter refuses the event. Both readings now refuse it, and the change is
+    caught with a counterexample that replays."""
+    ((change, changed),) = [(c, rb) for c, rb in changes(official(), clause)
+                            if c.parameter == parameter and c.new == to]
+    found = protect(official(), clause, change=change, changed=changed)
+    assert found.status == "protected", found.detail
+    assert found.trace is not None
