@@ -140,6 +140,16 @@ class Encoded:
         wanted = attributes(goal) | BASIC
         return [i for i, (_, names, _) in enumerate(self.hypotheses) if names <= wanted]
 
+    def fresh(self, chosen: list[int], goal: Any, seconds: float, seed: int = 0) -> z3.Solver:
+        """A fresh solver holding the `chosen` hypotheses, the event's constraints and
+        `goal`, with a budget worth `seconds` (z3 simplifies such a query as a whole before
+        searching, which the incremental solver does not)."""
+        solver = z3.Solver(ctx=self.universe.ctx)
+        budget(solver, seconds)
+        solver.set("random_seed", seed)
+        solver.add(*(self.hypotheses[i][2] for i in chosen), *self.extra, goal)
+        return solver
+
     def switch_on(self, goal: Any) -> Any:
         """A fresh literal that, assumed, asserts `goal` in the incremental solver."""
         self.goals += 1
@@ -237,10 +247,7 @@ def _solve(rulebook: Rulebook, ob: Obligation, bound: int | None,
                 answer = encodings.check(solver, literal,
                                          *(encoded.switches[i] for i in chosen))
             else:
-                solver = z3.Solver(ctx=universe.ctx)
-                budget(solver, seconds)
-                solver.set("random_seed", seed)
-                solver.add(*(encoded.hypotheses[i][2] for i in chosen), *encoded.extra, goal)
+                solver = encoded.fresh(chosen, goal, seconds, seed)
                 answer = encodings.check(solver)
             if answer == "unsat" or (answer == "sat" and chosen is everything):
                 break
@@ -289,10 +296,8 @@ def _possible(rulebook: Rulebook, ob: Obligation, timeout: float, bound: int,
     for size in (bound, None):
         encoded = encodings.get(rulebook, ob.event, size)
         universe, t = encoded.universe, encoded.transition
-        solver = z3.Solver(ctx=universe.ctx)
-        budget(solver, timeout)
-        solver.add(*(z for _, _, z in encoded.hypotheses), *encoded.extra,
-                   encodings.encode(encoded, ob.invariant.term))
+        solver = encoded.fresh(list(range(len(encoded.hypotheses))),
+                               encodings.encode(encoded, ob.invariant.term), timeout)
         answer = encodings.check(solver)
         if answer == "sat":
             witness = extract(solver.model(), universe, t, ob.event)

@@ -21,6 +21,7 @@ are counted in its own units, so the answers do not depend on the load).
 from __future__ import annotations
 
 import argparse
+import functools
 import glob
 import json
 import os
@@ -35,7 +36,7 @@ from shahrazad.invariants.structure import catalog_problems
 from shahrazad.model.rulebook import Rulebook, official
 from shahrazad.model.scenario import parse_scenario
 from shahrazad.proofs.amendment import load_amendment
-from shahrazad.proofs.protection import changes
+from shahrazad.proofs.protection import Change, changes
 from shahrazad.proofs.reach import is_beginning, refuted, replay_reached
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -98,10 +99,16 @@ def _tally(counts: dict[str, int], rulebook: Rulebook, invariant: str,
     counts["identical"] += same
 
 
+@functools.cache
+def _changes_of(clause: str) -> list[tuple[Change, Rulebook]]:
+    """Every change `shahrazad protection` makes of one clause, built once per clause."""
+    return changes(official(), clause)
+
+
 def _changed(change: dict[str, Any]) -> Rulebook:
     """The rulebook that a protection change (as its JSON tells it) checked."""
     said = change.get("change", {"parameter": "removed", "from": "", "to": ""})
-    for made, rulebook in changes(official(), change["clause"]):
+    for made, rulebook in _changes_of(change["clause"]):
         if (made.parameter, made.old, made.new) == (said["parameter"], said["from"],
                                                     said["to"]):
             return rulebook
