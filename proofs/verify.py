@@ -90,6 +90,23 @@ class Result:
     solving: float = 0.0   # seconds inside z3's search (part of `seconds`)
     encoding: float = 0.0  # seconds building z3 terms (part of `seconds`; an event's
     #                        transition is built once per batch, counted where it is built)
+    confirmation: Confirmation | None = None  # a second solver's answer (`--confirm`)
+
+
+@dataclass
+class Confirmation:
+    """A second solver's decision of a proof that z3 found (`proofs.confirm`)."""
+
+    solver: str     # the second solver's name: "cvc5"
+    answer: str     # "unsat" (or "sat" for a possibility): confirmed; "unknown"; or the
+    #                 opposite of z3's answer: a disagreement, which makes the result a fault
+    seconds: float  # the second solver's time, translation included
+    queries: int    # how many queries (one per conjunct of the invariant) it decided
+    reason: str = ""  # why it could not decide, or what it answered instead
+
+    @property
+    def confirmed(self) -> bool:
+        return self.answer in ("unsat", "sat") and not self.reason
 
 
 def obligations(only: list[str] | None = None) -> Iterator[Obligation]:
@@ -132,6 +149,7 @@ class Encoded:
     incremental: z3.Solver
     switches: list[Any]  # one Boolean per hypothesis: assumed, it holds
     goals: int = 0
+    second: Any = None  # this encoding re-read by a second solver (`proofs.confirm`)
 
     def relevant(self, goal: Term) -> list[int]:
         """The hypotheses (by index) that speak only of what the goal speaks of, and of the
@@ -158,16 +176,53 @@ class Encoded:
         return literal
 
 
+@dataclass
+class Evidence:
+    """One query that z3 decided in the last answer, kept for a second solver: the
+    hypotheses it rested on (z3's unsat core where it gave one), the event's constraints and
+    the goal."""
+
+    encoded: Encoded
+    hypotheses: list[int]  # by index into `encoded.hypotheses`
+    goal: Any              # z3 formula
+    expect: str            # z3's answer: "unsat" (a proof) or "sat" (a possibility)
+
+
 class Encodings:
     """Each (rulebook, event, bound) encoded once. A set of obligations decided one after
     another shares one `Encodings`; the set, and its order, never depend on `--jobs`, so
-    neither do the answers (z3's search depends on the terms its context made before)."""
+    neither do the answers (z3's search depends on the terms its context made before).
 
-    def __init__(self) -> None:
+    With `keep_evidence`, the queries behind the last answer are kept in `evidence`, for a
+    second solver to decide again (`proofs.confirm`)."""
+
+    def __init__(self, keep_evidence: bool = False) -> None:
         # Keyed by the rulebook's identity (a rulebook is not hashable); kept alive with it.
         self._made: dict[tuple[int, str, int | None], tuple[Rulebook, Encoded]] = {}
         self.solving = 0.0   # seconds spent in z3's `check`, in all
         self.encoding = 0.0  # seconds spent building z3 terms, in all
+        self.evidence: list[Evidence] | None = [] if keep_evidence else None
+
+    def forget(self) -> None:
+        """A new answer begins: the evidence of the last one no longer counts."""
+        if self.evidence is not None:
+            self.evidence.clear()
+
+    def keep(self, encoded: Encoded, hypotheses: list[int], goal: Any, expect: str) -> None:
+        if self.evidence is not None:
+            self.evidence.append(Evidence(encoded, hypotheses, goal, expect))
+
+    def core(self, encoded: Encoded, literal: Any, chosen: list[int]) -> list[int]:
+        """The hypotheses of `chosen` that z3's unsat core names for the goal behind
+        `literal`, when only evidence needs it: asked of the incremental solver with a
+        second's budget; all of `chosen` if it gives no core."""
+        if self.evidence is None:
+            return chosen
+        budget(encoded.incremental, 1.0)
+        if self.check(encoded.incremental, literal,
+                      *(encoded.switches[i] for i in chosen)) != "unsat":
+            return chosen
+        return _core(encoded)
 
     def check(self, solver: z3.Solver, *assumptions: Any) -> str:
         """`solver.check`, timed as solving."""
@@ -225,6 +280,7 @@ def _solve(rulebook: Rulebook, ob: Obligation, bound: int | None,
     them. Returns "unsat" when no conjunct can be violated, "sat" with the solver holding
     the model of the first violation found, or "unknown" (with the solver's reason)."""
     encodings = encodings or Encodings()
+    encodings.forget()
     encoded = encodings.get(rulebook, ob.event, bound)
     universe, t = encoded.universe, encoded.transition
     everything = list(range(len(encoded.hypotheses)))
@@ -257,7 +313,16 @@ def _solve(rulebook: Rulebook, ob: Obligation, bound: int | None,
             return "sat", universe, solver, t, ""
         if answer == "unknown":
             verdict, reason = "unknown", solver.reason_unknown()
+        else:
+            encodings.keep(encoded, _core(encoded) if how == "incremental"
+                           else encodings.core(encoded, literal, chosen), goal, "unsat")
     return verdict, universe, solver, t, reason
+
+
+def _core(encoded: Encoded) -> list[int]:
+    """The hypotheses (by index) named by the incremental solver's last unsat core."""
+    named = {str(literal) for literal in encoded.incremental.unsat_core()}
+    return [i for i, switch in enumerate(encoded.switches) if str(switch) in named]
 
 
 def _hints(universe: Universe, t: Transition) -> list[object]:
@@ -294,12 +359,15 @@ def _possible(rulebook: Rulebook, ob: Obligation, timeout: float, bound: int,
     notes: list[str] = []
     encodings = encodings or Encodings()
     for size in (bound, None):
+        encodings.forget()
         encoded = encodings.get(rulebook, ob.event, size)
         universe, t = encoded.universe, encoded.transition
-        solver = encoded.fresh(list(range(len(encoded.hypotheses))),
-                               encodings.encode(encoded, ob.invariant.term), timeout)
+        everything = list(range(len(encoded.hypotheses)))
+        condition = encodings.encode(encoded, ob.invariant.term)
+        solver = encoded.fresh(everything, condition, timeout)
         answer = encodings.check(solver)
         if answer == "sat":
+            encodings.keep(encoded, everything, condition, "sat")
             witness = extract(solver.model(), universe, t, ob.event)
             replayed = replay(witness, rulebook, ob.invariant, expect=True)
             status = Status.PROVED if replayed.violated else Status.FAULT
@@ -502,18 +570,21 @@ def verify(rulebook: Rulebook, only: list[str] | None = None,
            timeout: float = DEFAULT_TIMEOUT, bound: int = DEFAULT_BOUND, jobs: int = 1,
            minimise_cex: bool = True,
            progress: Callable[[int, int, Result], None] | None = None,
-           events: Iterable[str] | None = None) -> list[Result]:
+           events: Iterable[str] | None = None, confirm: str | None = None) -> list[Result]:
     """Every obligation (of the invariants in `only`, at the events in `events`), in `jobs`
-    worker processes; results in catalog order."""
+    worker processes; results in catalog order. With `confirm` (a second solver's name),
+    each proof is decided again by that solver (`proofs.confirm`)."""
     wanted = None if events is None else set(events)
     todo = [ob for ob in obligations(only) if wanted is None or ob.event in wanted]
-    return decide([(rulebook, todo)], timeout, bound, jobs, minimise_cex, progress)[0]
+    return decide([(rulebook, todo)], timeout, bound, jobs, minimise_cex, progress,
+                  confirm)[0]
 
 
 def decide(requests: list[tuple[Rulebook, list[Obligation]]],
            timeout: float = DEFAULT_TIMEOUT, bound: int = DEFAULT_BOUND, jobs: int = 1,
            minimise_cex: bool = True,
-           progress: Callable[[int, int, Result], None] | None = None) -> list[list[Result]]:
+           progress: Callable[[int, int, Result], None] | None = None,
+           confirm: str | None = None) -> list[list[Result]]:
     """The obligations of each request under its rulebook, all in one pool of `jobs` worker
     processes; for each request, its results in its order."""
     total = sum(len(todo) for _, todo in requests)
@@ -533,7 +604,8 @@ def decide(requests: list[tuple[Rulebook, list[Obligation]]],
     for number, (rulebook, todo) in enumerate(requests):
         for group in batches(list(range(len(todo))), [ob.event for ob in todo]):
             where.append([(number, i) for i in group])
-            cases.append((rulebook, [todo[i] for i in group], timeout, bound, minimise_cex))
+            cases.append((rulebook, [todo[i] for i in group], timeout, bound, minimise_cex,
+                          confirm))
     found = run_all(_prove_batch, cases, max(1, jobs), lambda case, why: None, report)
     results: dict[tuple[int, int], Result] = {}
     alone: list[tuple[int, int]] = []
@@ -544,7 +616,7 @@ def decide(requests: list[tuple[Rulebook, list[Obligation]]],
             results.update(zip(places, answers, strict=True))
     if alone:
         again = run_all(_prove_batch, [(requests[n][0], [requests[n][1][i]], timeout, bound,
-                                        minimise_cex) for n, i in alone],
+                                        minimise_cex, confirm) for n, i in alone],
                         max(1, jobs), _died, report)
         results.update((place, answers[0]) for place, answers in zip(alone, again, strict=True)
                        if answers is not None)
@@ -565,14 +637,23 @@ def batches(items: list[int], events: list[str]) -> list[list[int]]:
             for i in range(0, len(group), BATCH)]
 
 
-def _prove_batch(case: tuple[Rulebook, list[Obligation], float, int, bool]) -> list[Result]:
-    rulebook, batch, timeout, bound, minimise_cex = case
-    encodings = Encodings()
-    return [prove(rulebook, ob, timeout, bound, minimise_cex, encodings) for ob in batch]
+Case = tuple[Rulebook, list[Obligation], float, int, bool, str | None]
 
 
-def _died(case: tuple[Rulebook, list[Obligation], float, int, bool], why: str
-          ) -> list[Result]:
+def _prove_batch(case: Case) -> list[Result]:
+    rulebook, batch, timeout, bound, minimise_cex, second = case
+    encodings = Encodings(keep_evidence=second is not None)
+    results = []
+    for ob in batch:
+        result = prove(rulebook, ob, timeout, bound, minimise_cex, encodings)
+        if second is not None and result.status == Status.PROVED:
+            from .confirm import confirm
+            result = confirm(result, list(encodings.evidence or []), timeout, second)
+        results.append(result)
+    return results
+
+
+def _died(case: Case, why: str) -> list[Result]:
     """An obligation whose worker died, tried alone, twice: unknown, never proved."""
     return [Result(ob, Status.UNKNOWN, 0.0, reason=f"the solver could not decide: {why}")
             for ob in case[1]]

@@ -10,12 +10,14 @@ For each mutant it runs the killers, cheapest first, and stops at the first that
 1. the audit's regression tests (`tests/test_false_proofs.py`, `tests/test_bounds.py`);
 2. the concrete reader against a plain reading, and the structure checks
    (`tests/test_concrete_compiled.py`, `tests/test_structure.py`);
-3. `shahrazad verify --jobs 1` on the official rules: a proof that now fails;
-4. transition conformance on every step of every example, and on the refusal and the
+3. the reaching traces (`tests/test_reach.py`) and the second solver's reading and
+   confirmations (`tests/test_confirm.py`);
+4. `shahrazad verify --jobs 1` on the official rules: a proof that now fails;
+5. transition conformance on every step of every example, and on the refusal and the
    creating effect cases of `tests/test_conformance.py`;
-5. the agreement of the two readings on the invariants, on the examples and on random
+6. the agreement of the two readings on the invariants, on the examples and on random
    situations (`tests/test_proofs.py -k agree`);
-6. conformance on every small situation, refusals included (slow).
+7. conformance on every small situation, refusals included (slow).
 
 A mutant is *killed* when a killer fails, *equivalent* when it survives and the file gives
 the reason no run can tell it from the original, and *survives* otherwise. The claims of
@@ -63,6 +65,7 @@ KILLERS = [
     ("reader", PYTEST + ["-m", "slow or not slow", "tests/test_concrete_compiled.py",
                          "tests/test_structure.py"]),
     ("reach", PYTEST + ["tests/test_reach.py"]),
+    ("confirm", PYTEST + ["tests/test_confirm.py"]),
     ("verify", [str(ROOT / ".venv/bin/shahrazad"), "verify", "--jobs", "1"]),
     ("conformance", PYTEST + ["-m", "slow or not slow", "tests/test_conformance.py",
                               "-k", "not small"]),

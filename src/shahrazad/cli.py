@@ -208,9 +208,13 @@ def graph(scenario: str, after: int | None, fmt: str, output: str | None, seed: 
 @click.option("--explain-dir", type=click.Path(file_okay=False), default=None,
               help="Write each counterexample there: its scenario (.toml) and pictures of the "
                    "situation before and after (.dot, and .svg with Graphviz).")
+@click.option("--confirm", type=click.Choice(["cvc5"]), default=None,
+              help="Decide each of z3's proofs again with this second solver: proved only "
+              "when both find it unsatisfiable; unknown when the second gives up; a fault "
+              "when they disagree.")
 def verify(rulebook_path: str | None, amendments: tuple[str, ...], fmt: str,
            only: tuple[str, ...], timeout: float, bound: int, no_minimise: bool,
-           jobs: int | None, explain_dir: str | None) -> None:
+           jobs: int | None, explain_dir: str | None, confirm: str | None) -> None:
     """Prove every invariant of the catalog at every event, for any number of cards,
     players and nested games. Exit 0 all proved, 1 refuted, 3 unknown."""
     from shahrazad.invariants.catalog import CATALOG
@@ -234,7 +238,7 @@ def verify(rulebook_path: str | None, amendments: tuple[str, ...], fmt: str,
     with _Progress() as progress:
         results = run_verify(rulebook, list(only) or None, timeout=timeout, bound=bound,
                              jobs=jobs or os.cpu_count() or 1, minimise_cex=not no_minimise,
-                             progress=progress)
+                             progress=progress, confirm=confirm)
     wall = time.perf_counter() - started
     source = rulebook_path or "official"
     names = list(amendments)

@@ -42,6 +42,13 @@ def _result_json(r: Result) -> dict[str, Any]:
         "bounded": r.bound,
         "reason": r.reason,
     }
+    if r.confirmation is not None:
+        out["confirmation"] = {"solver": r.confirmation.solver,
+                               "answer": r.confirmation.answer,
+                               "confirmed": r.confirmation.confirmed,
+                               "queries": r.confirmation.queries,
+                               "seconds": round(r.confirmation.seconds, 4),
+                               "reason": r.confirmation.reason}
     if r.counterexample is not None:
         out["counterexample"] = scenario_data(r.counterexample)
         if r.trace is not None:

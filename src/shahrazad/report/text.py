@@ -18,18 +18,32 @@ def summary(results: list[Result], wall: float = 0.0) -> str:
     counts = Counter(r.status.value for r in results)
     parts = [f"{counts.get(s.value, 0)} {s.value}" for s in Status if counts.get(s.value)]
     time = timing(results, wall)
-    return (f"{len(results)} obligations: " + ", ".join(parts) +
+    return (f"{len(results)} obligations: " + ", ".join(parts) + confirmed(results) +
             f" ({time['wall-seconds']:.1f} s wall; {time['solving-seconds']:.1f} s solving, "
-            f"{time['encoding-seconds']:.1f} s encoding)")
+            f"{time['encoding-seconds']:.1f} s encoding"
+            + (f", {time['confirming-seconds']:.1f} s confirming" if "confirming-seconds" in time
+               else "") + ")")
+
+
+def confirmed(results: list[Result]) -> str:
+    """", N confirmed by cvc5" when a second solver was asked (`--confirm`), else ""."""
+    asked = [r.confirmation for r in results if r.confirmation is not None]
+    if not asked:
+        return ""
+    return f"; {sum(c.confirmed for c in asked)} confirmed by {asked[0].solver}"
 
 
 def timing(results: list[Result], wall: float) -> dict[str, float]:
     """The run's wall-clock seconds (process start aside), and the seconds its workers spent
     inside z3's search and building z3 terms, summed over the workers (so either can exceed
     the wall time when workers run at once)."""
-    return {"wall-seconds": round(wall, 3),
+    time = {"wall-seconds": round(wall, 3),
             "solving-seconds": round(sum(r.solving for r in results), 3),
             "encoding-seconds": round(sum(r.encoding for r in results), 3)}
+    asked = [r.confirmation for r in results if r.confirmation is not None]
+    if asked:
+        time["confirming-seconds"] = round(sum(c.seconds for c in asked), 3)
+    return time
 
 
 def verify_text(results: list[Result], rulebook: str, amendments: list[str],
@@ -38,7 +52,10 @@ def verify_text(results: list[Result], rulebook: str, amendments: list[str],
     body: list[str] = []
     for r in results:
         bound = f", up to {r.bound} of each" if r.bound and r.status == Status.PROVED else ""
-        body.append(f"{r.status.value.upper():8} {r.obligation.name}{bound}  ({r.seconds:.2f} s)")
+        also = (f"; confirmed by {r.confirmation.solver}"
+                if r.confirmation is not None and r.confirmation.confirmed else "")
+        body.append(f"{r.status.value.upper():8} {r.obligation.name}{bound}  "
+                    f"({r.seconds:.2f} s{also})")
         if r.status in (Status.UNKNOWN, Status.FAULT):
             body.append(f"  {r.reason}")
         if r.status in (Status.REFUTED, Status.FAULT):
