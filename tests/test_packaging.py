@@ -130,7 +130,7 @@ def test_clash_with_another_model_package(dists: dict[str, Path], tmp_path: Path
     _run(*pip, dists["wheel"])
     assert int(_run(python, "-c", use_both, cwd=tmp_path).stdout) > 30
     version = _run(shahrazad, "--version").stdout
-    assert "shahrazad" in version and "z3" in version
+    assert "shahrazad" in version and "z3" in version and "cvc5" in version
     # Uninstalling the other one leaves ours whole.
     _run(python, "-m", "pip", "uninstall", "-q", "-y", "other-engine")
     _run(python, "-c", "import shahrazad.model.rulebook as r; r.official()", cwd=tmp_path)

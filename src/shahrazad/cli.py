@@ -76,14 +76,18 @@ def _run(scenario: Scenario, rulebook: Rulebook, seed: int | None, edition: str 
 
 
 def _print_version(ctx: click.Context, _param: click.Parameter, value: bool) -> None:
-    """`--version`: this package's version and the z3 it proves with."""
+    """`--version`: this package's version, the z3 it proves with and the cvc5 that
+    `--confirm cvc5` asks."""
     if not value or ctx.resilient_parsing:
         return
+    from importlib.metadata import version
+
     import z3
 
     from . import __version__
 
-    click.echo(f"shahrazad, version {__version__} (z3 {z3.get_version_string()})")
+    click.echo(f"shahrazad, version {__version__} (z3 {z3.get_version_string()}; "
+               f"cvc5 {version('cvc5')} for --confirm)")
     ctx.exit()
 
 
