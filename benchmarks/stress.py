@@ -10,7 +10,7 @@ Each round runs, as a fresh process, `shahrazad verify` on the official rules an
 turn). A run is a crash when the process:
 
 * ends with an exit code its command does not document (verify: 0 all proved, 1 refuted,
-  3 unknown; amend: 0 or 1), or with a signal;
+  3 unknown; amend: 0, 1, or 3 when undecided or unseen), or with a signal;
 * reports an internal error (exit 3 with "internal error" on stderr); or
 * answers "unknown" for an obligation because its worker process died (the pool survives
   that, but it is a crash of z3 all the same, and is counted).
@@ -32,7 +32,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 EXE = str(Path(sys.executable).parent / "shahrazad")
-EXITS = {"verify": {0, 1, 3}, "amend": {0, 1}}
+EXITS = {"verify": {0, 1, 3}, "amend": {0, 1, 3}}
 
 
 def run(args: list[str]) -> tuple[float, subprocess.CompletedProcess[str]]:

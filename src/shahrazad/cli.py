@@ -243,14 +243,31 @@ def verify(rulebook_path: str | None, amendments: tuple[str, ...], fmt: str,
         results = run_verify(rulebook, list(only) or None, timeout=timeout, bound=bound,
                              jobs=jobs or os.cpu_count() or 1, minimise_cex=not no_minimise,
                              progress=progress, confirm=confirm)
+    code = worst(r.status for r in results).exit_code
+    flag = ""
+    effect = None
+    if amendments and code == 0 and not only:
+        # Everything proved: is there anything the amendments change that the model sees?
+        from shahrazad.proofs.semantic import semantic_diff, unseen
+
+        from .report.semantic import diff_json, unseen_line
+
+        diff = semantic_diff(_rulebook(rulebook_path), rulebook, timeout=timeout,
+                             jobs=jobs or os.cpu_count() or 1)
+        effect = diff_json(diff)
+        if unseen(diff):
+            flag, code = unseen_line(diff), 3
     wall = time.perf_counter() - started
     source = rulebook_path or "official"
     names = list(amendments)
     if explain_dir is not None:
         write_explanations(results, Path(explain_dir))
     if fmt == "json":
-        click.echo(json.dumps(verify_json(results, source, names, wall), indent=2,
-                              ensure_ascii=False))
+        document = verify_json(results, source, names, wall)
+        if effect is not None:
+            document["amendment-effect"] = effect
+            document["exit-code"] = code
+        click.echo(json.dumps(document, indent=2, ensure_ascii=False))
     elif fmt == "junit":
         click.echo(verify_junit(results, source, wall), nl=False)
     elif fmt == "sarif":
@@ -258,8 +275,12 @@ def verify(rulebook_path: str | None, amendments: tuple[str, ...], fmt: str,
     elif fmt == "markdown":
         click.echo(verify_markdown(results, source, names, wall), nl=False)
     else:
-        click.echo(verify_text(results, source, names, wall), nl=False)
-    raise click.exceptions.Exit(worst(r.status for r in results).exit_code)
+        click.echo(verify_text(results, source, names, wall, flag), nl=False)
+    if flag and fmt == "markdown":
+        click.echo(f"\n{flag}")
+    elif flag and fmt != "text":
+        click.echo(f"shahrazad: {flag}", err=True)
+    raise click.exceptions.Exit(code)
 
 
 @cli.command()
@@ -381,14 +402,18 @@ class _Progress:
 @click.option("--jobs", type=click.IntRange(min=1), default=None)
 def amend(amendment: str, rulebook_path: str | None, fmt: str, timeout: float,
           jobs: int | None) -> None:
-    """What an amendment changes: the invariants it breaks and repairs, the events it makes
-    impossible, each with a replayed scenario. Exit 1 if it breaks anything."""
+    """What an amendment changes: where the amended rules behave differently, event by event
+    (a semantic diff, each difference with a reached situation and both outcomes side by
+    side), and the invariants it breaks and repairs, each with a replayed scenario. Exit 1
+    if it breaks anything; 3 if the model sees no difference at all, or cannot decide."""
     from shahrazad.invariants.catalog import EVENTS
     from shahrazad.model.scenario import scenario_data
     from shahrazad.proofs.amendment import load_amendment
+    from shahrazad.proofs.semantic import semantic_diff, unseen
     from shahrazad.proofs.verify import Status, decide, obligations
 
     from .report.explain import explain
+    from .report.semantic import diff_json, diff_text
 
     base = _rulebook(rulebook_path)
     loaded = load_amendment(amendment)
@@ -402,6 +427,7 @@ def amend(amendment: str, rulebook_path: str | None, fmt: str, timeout: float,
         found, redone = decide([(base, todo), (amended, [ob for ob in todo
                                                          if ob.event in changed])],
                                timeout=timeout, jobs=workers, progress=progress)
+    diff = semantic_diff(base, amended, timeout=timeout, jobs=workers)
     before = {r.obligation.name: r for r in found}
     again = {r.obligation.name: r for r in redone}
     after = [again.get(r.obligation.name, r) for r in found]
@@ -422,13 +448,15 @@ def amend(amendment: str, rulebook_path: str | None, fmt: str, timeout: float,
                                     "event": r.obligation.event, "status": r.status.value,
                                     "counterexample": scenario_data(r.counterexample)
                                     if r.counterexample else None} for k, r in changes],
-                               "expected-breaks": loaded.breaks}, indent=2, ensure_ascii=False))
+                               "expected-breaks": loaded.breaks,
+                               "semantic-diff": diff_json(diff)}, indent=2, ensure_ascii=False))
     else:
         click.echo(f"{loaded.title}\n  replaces: {', '.join(summary['replaces']) or '-'}; "
                    f"removes: {', '.join(loaded.remove) or '-'}; adds: "
-                   f"{', '.join(summary['adds']) or '-'}")
-        if not changes:
-            click.echo("  changes no verdict of the catalog")
+                   f"{', '.join(summary['adds']) or '-'}\n")
+        click.echo("\n".join(diff_text(diff, rulebook_path or "the official rules")))
+        if not changes and not unseen(diff):
+            click.echo("\nchanges no verdict of the catalog")
         for kind, r in changes:
             click.echo(f"\n{kind.upper()}: {r.obligation.name}")
             if r.status == Status.REFUTED:
@@ -437,7 +465,11 @@ def amend(amendment: str, rulebook_path: str | None, fmt: str, timeout: float,
                    if not any(r.obligation.invariant.id == b and k == "breaks" for k, r in changes)]
         if missing:
             click.echo(f"\nexpected to break but does not: {', '.join(missing)}")
-    raise click.exceptions.Exit(1 if any(k == "breaks" for k, _ in changes) else 0)
+    if any(k == "breaks" for k, _ in changes):
+        raise click.exceptions.Exit(1)
+    undecided = any(d.status == "unknown" for d in diff) or any(
+        r.status in (Status.UNKNOWN, Status.FAULT) for r in after)
+    raise click.exceptions.Exit(3 if unseen(diff) or undecided else 0)
 
 
 @cli.command()

@@ -47,7 +47,10 @@ def timing(results: list[Result], wall: float) -> dict[str, float]:
 
 
 def verify_text(results: list[Result], rulebook: str, amendments: list[str],
-                wall: float = 0.0) -> str:
+                wall: float = 0.0, unseen: str = "") -> str:
+    """The report; `unseen` (the semantic diff's line, when the amendments make no
+    difference the model can see) goes before the summary, which then says that the proofs
+    are not a verdict on the amendments."""
     head = [f"Rulebook: {rulebook}" + (f" amended by {', '.join(amendments)}" if amendments else "")]
     body: list[str] = []
     for r in results:
@@ -66,4 +69,8 @@ def verify_text(results: list[Result], rulebook: str, amendments: list[str],
             if r.trace is not None:
                 body.append("  reaching trace, from a game's beginning (shahrazad simulate runs it):")
                 body += ["    " + line for line in dump_scenario(r.trace).splitlines()]
-    return "\n".join(head + [""] + body + ["", summary(results, wall)]) + "\n"
+    last = summary(results, wall)
+    if unseen:
+        body += ["", unseen]
+        last += "; not a verdict on the amendments: " + unseen.split(":")[0]
+    return "\n".join(head + [""] + body + ["", last]) + "\n"
