@@ -356,20 +356,34 @@ def check_rules_command(rulebook_path: str | None, amendments: tuple[str, ...], 
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
               show_default=True)
 def check_references_command(paths: tuple[str, ...], fmt: str) -> None:
-    """Cross-references in rule texts (files or folders of .txt): each must point to a rule
-    that exists, the right one, with the right title. Exit 0 none wrong, 1 otherwise."""
-    from shahrazad.proofs.references import check_references
+    """Cross-references in rule texts (files, or folders searched for .txt in UTF-8, UTF-16
+    or Windows-1252, and rulesraker .json): each must point to a rule that exists, the right
+    one, with the right title; a range of sub-rules must not stop short. Exit 0 none wrong,
+    1 otherwise, 2 if no rule text was found."""
+    from shahrazad.proofs.references import scan
 
-    found = check_references(list(paths))
+    def count(n: int, what: str) -> str:
+        return f"{n:,} {what}{'' if n == 1 else 's'}"
+
+    refs = scan(list(paths))
+    if refs.rules == 0:
+        raise InputError(f"no rule text found ({count(refs.files, '.txt or .json file')} read, "
+                         "none with a numbered rule)", file=", ".join(paths))
     if fmt == "json":
-        click.echo(json.dumps({"schema": "shahrazad.references/1", "findings": [
-            {"file": f.file, "line": f.line, "problem": f.problem, "text": f.text}
-            for f in found]}, indent=2, ensure_ascii=False))
+        click.echo(json.dumps({"schema": "shahrazad.references/1", "files": refs.files,
+                               "rules": refs.rules, "unrecognised": refs.unrecognised,
+                               "findings": [{"file": f.file, "line": f.line,
+                                             "problem": f.problem, "text": f.text}
+                                            for f in refs.findings]},
+                              indent=2, ensure_ascii=False))
     else:
-        for f in found:
+        for f in refs.findings:
             click.echo(f.describe())
-        click.echo(f"{len(found)} wrong cross-references")
-    raise click.exceptions.Exit(1 if found else 0)
+        unrecognised = (f" ({count(refs.unrecognised, 'file')} not recognised)"
+                        if refs.unrecognised else "")
+        click.echo(f"checked {count(refs.rules, 'rule')} in {count(refs.files, 'file')}"
+                   f"{unrecognised}; {count(len(refs.findings), 'finding')}")
+    raise click.exceptions.Exit(1 if refs.findings else 0)
 
 
 class _Progress:
