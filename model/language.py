@@ -380,13 +380,15 @@ def parse_step(key: str, table: Any, event: str) -> Step:
         if action == "cease":
             _enum(f"{key}.cease", table["cease"], (True,))
             return Step("cease", select)
-        t = _keys(f"{key}.set", table["set"], ("face", "phased", "commander"))
+        t = _keys(f"{key}.set", table["set"], ("face", "phased", "commander", "owner"))
         if "face" in t:
             _enum(f"{key}.set.face", t["face"], ("up", "down"))
         if "phased" in t:
             _enum(f"{key}.set.phased", t["phased"], ("in", "out"))
         if "commander" in t:
             _enum(f"{key}.set.commander", t["commander"], _BOOL)
+        if "owner" in t:  # ownership changes hands (an old reading of 726.2: see 108.3)
+            _enum(f"{key}.set.owner", t["owner"], ("controller",))
         return Step("set", select, args=dict(t))
     if len(table) != 1:
         raise LanguageError(key, "a game step has exactly one key, its action "

@@ -43,6 +43,8 @@ def object_step(interp: Interpreter, state: Situation, ctx: Context, clause: Cla
                     obj.phased_out = value == "out"
                 elif key == "commander":
                     obj.commander = bool(value)
+                elif key == "owner" and obj.controller is not None:
+                    obj.owner = obj.controller
             changes.append(Change(obj_id, "set", after=", ".join(
                 f"{k}={v}" for k, v in step.args.items())))
         else:

@@ -95,6 +95,12 @@ def object_step(enc: Encoder, s: SymState, step: Step, label: str) -> SymState:
     if step.action == "set":
         changes: dict[str, Any] = {}
         for key, value in step.args.items():
+            if key == "owner":  # value "controller": the object's controller owns it now
+                # Only an object with a controller (a permanent, a spell: 108.4) changes hands.
+                controlled = z3.And(sel, s.get("controller", o) != u.nobody)
+                changes["owner"] = z3.Lambda([o], z3.If(controlled, s.get("controller", o),
+                                                        s.get("owner", o)))
+                continue
             attribute = {"face": "face_up", "phased": "phased_out", "commander": "commander"}[key]
             new = {"face": value == "up", "phased": value == "out", "commander": bool(value)}[key]
             if key == "commander":

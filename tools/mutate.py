@@ -11,7 +11,8 @@ For each mutant it runs the killers, cheapest first, and stops at the first that
 2. the concrete reader against a plain reading, and the structure checks
    (`tests/test_concrete_compiled.py`, `tests/test_structure.py`);
 3. the reaching traces (`tests/test_reach.py`) and the second solver's reading and
-   confirmations (`tests/test_confirm.py`);
+   confirmations (`tests/test_confirm.py`), with the owner step's two readings
+   (`tests/test_owner_step.py`);
 4. `shahrazad verify --jobs 1` on the official rules: a proof that now fails;
 5. transition conformance on every step of every example, and on the refusal and the
    creating effect cases of `tests/test_conformance.py`;
@@ -65,7 +66,7 @@ KILLERS = [
     ("reader", PYTEST + ["-m", "slow or not slow", "tests/test_concrete_compiled.py",
                          "tests/test_structure.py"]),
     ("reach", PYTEST + ["tests/test_reach.py"]),
-    ("confirm", PYTEST + ["tests/test_confirm.py"]),
+    ("confirm", PYTEST + ["tests/test_confirm.py", "tests/test_owner_step.py"]),
     ("verify", [str(ROOT / ".venv/bin/shahrazad"), "verify", "--jobs", "1"]),
     ("conformance", PYTEST + ["-m", "slow or not slow", "tests/test_conformance.py",
                               "-k", "not small"]),
