@@ -32,6 +32,11 @@ def e_start_subgame(interp: Interpreter, state: Situation, ctx: Context, active:
     if active.parent is not None:
         nesting = interp.rulebook.grants("start-subgame", "permit", "nested-subgame")
         if nesting is None:
+            forbidding = interp.rulebook.grants("start-subgame", "forbid", "nested-subgame")
+            if forbidding is not None:
+                raise IllegalEvent(f"start-subgame: {active.id} is itself a subgame, and "
+                                   f"{forbidding.name} forbids a subgame inside a subgame",
+                                   rule=interp._cite(forbidding))
             raise IllegalEvent(f"start-subgame: {active.id} is itself a subgame and no clause "
                                "permits a subgame inside a subgame", rule="728.6")
         interp._uses(ctx, nesting, f"{active.id} becomes the main game of the new subgame")

@@ -318,8 +318,8 @@ def _game_arg(key: str, action: str, value: Any, roles: tuple[str, ...]) -> dict
         return {"_": _role(key, value, roles)}
     if action == "permit":
         return {"_": _enum(key, value, tuple(PERMISSIONS))}
-    if action == "forbid":
-        return {"_": _enum(key, value, tuple(PROHIBITIONS))}
+    if action == "forbid":  # a prohibition, or a permission withheld (CR 101.2)
+        return {"_": _enum(key, value, (*PROHIBITIONS, *PERMISSIONS))}
     if action == "create-game":
         t = _keys(key, value, ("game", "parent", "players"))
         _role(f"{key}.game", t.get("game"), roles)

@@ -56,12 +56,34 @@ class Rulebook:
         return [c for c in self.clauses if c.on == event]
 
     def grants(self, event: str, action: str, what: str) -> Clause | None:
-        """The first clause on `event` with a step `{action = what}` (permit or forbid)."""
+        """The first clause on `event` with a step `{action = what}` (permit or forbid).
+
+        A permission that some clause on the event also forbids is not granted: when a rule
+        allows something and another says it can't happen, "can't" wins (CR 101.2). Both
+        readings ask here, so they agree on it."""
+        if action == "permit" and self._with(event, "forbid", what) is not None:
+            return None
+        return self._with(event, action, what)
+
+    def _with(self, event: str, action: str, what: str) -> Clause | None:
         for clause in self.on(event):
             for step in clause.steps:
                 if step.action == action and step.args.get("_") == what:
                     return clause
         return None
+
+    def contradictions(self) -> list[tuple[Clause, Clause, str]]:
+        """Each (permitting clause, forbidding clause, what) on one event: the permission
+        never applies (CR 101.2)."""
+        out = []
+        for clause in self.clauses:
+            for step in clause.steps:
+                if step.action == "permit":
+                    what = step.args.get("_")
+                    forbidding = self._with(clause.on, "forbid", str(what))
+                    if forbidding is not None:
+                        out.append((clause, forbidding, str(what)))
+        return out
 
     def cite(self, name: str, edition: str | None = None) -> str:
         return self.get(name).cite(edition or self.default_edition)

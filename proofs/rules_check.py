@@ -47,7 +47,7 @@ FATE: list[Invariant] = [
 
 @dataclass
 class Finding:
-    check: str        # "dead clause", "vacuous invariant", "fate"
+    check: str        # "contradiction", "dead clause", "vacuous invariant", "fate"
     subject: str      # the clause or invariant
     status: str       # "ok", "finding", "unknown", "fault"
     detail: str
@@ -161,5 +161,15 @@ def fates(rulebook: Rulebook, timeout: float = 5.0) -> list[Finding]:
     return out
 
 
+def contradictions(rulebook: Rulebook) -> list[Finding]:
+    """A permission that a prohibition on the same event withholds: the permitting clause
+    can never apply (CR 101.2, "can't" beats "can"), and the rules contradict themselves."""
+    return [Finding("contradiction", permit.name, "finding",
+                    f"{permit.name} permits {what!r} and {forbid.name} forbids it on "
+                    f"{permit.on}: the prohibition wins (CR 101.2), so {permit.name} never "
+                    "applies") for permit, forbid, what in rulebook.contradictions()]
+
+
 def check_rules(rulebook: Rulebook, timeout: float = 5.0) -> list[Finding]:
-    return dead_clauses(rulebook, timeout) + vacuity(rulebook, timeout) + fates(rulebook, timeout)
+    return (contradictions(rulebook) + dead_clauses(rulebook, timeout) +
+            vacuity(rulebook, timeout) + fates(rulebook, timeout))
