@@ -82,9 +82,13 @@ def _line_of(file: str, name: str) -> int | None:
     return None
 
 
-def parse_amendment(text: str, *, file: str) -> Amendment:
+def parse_amendment(text: str, *, file: str, also: tuple[str, ...] = (),
+                    may_be_empty: bool = False) -> Amendment:
+    """The amendment in `text`. `also` names further top-level keys that a richer format
+    reads itself (a past wording's `wording` and `sentence`, `proofs.history`); with
+    `may_be_empty`, a file that changes no clause is allowed (the wording in force)."""
     data = parse_toml(text, file=file)
-    allowed = ("title", "description", "breaks", "replace", "remove", "add")
+    allowed = ("title", "description", "breaks", "replace", "remove", "add", *also)
     for key in data:
         if key not in allowed:
             line = next((n for n, row in enumerate(text.splitlines(), 1)
@@ -116,7 +120,7 @@ def parse_amendment(text: str, *, file: str) -> Amendment:
         clause = parse_clause(raw, file=file, text=text, index=i,
                               line=lines.get(str(raw.get("name"))))
         amendment.add.append((clause, after, before))
-    if not (amendment.replace or amendment.remove or amendment.add):
+    if not (amendment.replace or amendment.remove or amendment.add or may_be_empty):
         raise InputError("an amendment needs at least one [[replace]], [[remove]] or [[add]]",
                          file=file)
     return amendment
@@ -130,4 +134,11 @@ def _tables(data: dict[str, Any], key: str, file: str) -> list[dict[str, Any]]:
 
 
 def load_amendment(path: str | Path) -> Amendment:
-    return parse_amendment(read_text(path), file=str(path))
+    """The amendment in the file; a past wording's file (`examples/history/`, with a
+    `[wording]` table) is read whole, its sentences checked, and gives its amendment."""
+    text = read_text(path)
+    if re.search(r"^\s*\[wording\]", text, re.MULTILINE):
+        from .history import load_wording
+
+        return load_wording(path).amendment
+    return parse_amendment(text, file=str(path))

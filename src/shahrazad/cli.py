@@ -351,6 +351,51 @@ def check_rules_command(rulebook_path: str | None, amendments: tuple[str, ...], 
                                 3 if statuses & {"unknown", "fault"} else 0)
 
 
+@cli.command()
+@click.argument("folder", type=click.Path(exists=True, file_okay=False),
+                default="examples/history")
+@click.option("--format", "fmt", type=click.Choice(["markdown", "json"]), default="markdown",
+              show_default=True)
+@click.option("-o", "--output", type=click.Path(dir_okay=False), default=None,
+              help="Write the report there (the links are made relative to its folder).")
+@click.option("--counterexamples", type=click.Path(file_okay=False), default=None,
+              help="Write each broken promise's reaching trace there "
+                   "(default: FOLDER/counterexamples).")
+@click.option("--archive", type=click.Path(exists=True, file_okay=False), default=None,
+              help="The rule-text archive (../shared/rules/history): name the wordings its "
+                   "CHANGES files list that no file encodes yet.")
+@click.option("--timeout", type=SECONDS, default=5.0, show_default=True)
+@click.option("--jobs", type=click.IntRange(min=1), default=None)
+def history(folder: str, fmt: str, output: str | None, counterexamples: str | None,
+            archive: str | None, timeout: float, jobs: int | None) -> None:
+    """The rules' past wordings (amendments with their dates and sentences, see
+    docs/amendments.md), each verified and diffed against the one before: the table of
+    docs/history.md. Exit 1 if a wording breaks a promise, 3 if something is undecided."""
+    from shahrazad.proofs.history import archived, check_history, load_history
+
+    from .report.history import counterexample_files, history_json, history_markdown
+
+    wordings = load_history(folder)
+    if not wordings:
+        raise InputError("no wording file (*.toml with a [wording] table) here", file=folder)
+    with _Progress() as progress:
+        checked = check_history(wordings, timeout=timeout, jobs=jobs or os.cpu_count() or 1,
+                                progress=progress)
+    files = counterexample_files(checked, Path(counterexamples or Path(folder) /
+                                               "counterexamples"))
+    where = Path(output).parent if output else Path.cwd()
+    text = (json.dumps(history_json(checked, files), indent=2, ensure_ascii=False) + "\n"
+            if fmt == "json" else history_markdown(checked, files, where,
+                                                    archived(archive) if archive else None))
+    if output:
+        Path(output).write_text(text, encoding="utf-8")
+    else:
+        click.echo(text, nl=False)
+    undecided = any(c.unknown or c.faults or any(d.status == "unknown" for d in c.diff or [])
+                    for c in checked)
+    raise click.exceptions.Exit(1 if any(c.broken for c in checked) else 3 if undecided else 0)
+
+
 @cli.command("check-references")
 @click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True))
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
