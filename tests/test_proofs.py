@@ -20,9 +20,15 @@ from shahrazad.model.scenario import dump_scenario, load_scenario, parse_scenari
 from shahrazad.proofs import verify as verify_module
 from shahrazad.proofs.agreement import check
 from shahrazad.proofs.amendment import load_amendment, parse_amendment
-from shahrazad.proofs.counterexample import replay
+from shahrazad.proofs.counterexample import replay, replay_refusal
 from shahrazad.proofs.protection import protection
-from shahrazad.proofs.reach import breaks_invariant, is_beginning, refuted, replay_reached
+from shahrazad.proofs.reach import (
+    breaks_invariant,
+    impossible,
+    is_beginning,
+    refuted,
+    replay_reached,
+)
 from shahrazad.proofs.verify import Obligation, Status, prove, verify
 
 from shahrazad.cli import main
@@ -82,6 +88,14 @@ def test_each_amendment_breaks_what_it_says(path: str) -> None:
         # a trace that replays under the amended rules, also after a round trip ...
         assert catalog_problems(scenario.situation) == []
         assert r.trace is not None and is_beginning(r.trace.situation) == []
+        if r.obligation.invariant.kind == "possible":
+            # An event made impossible: the amended rules refuse it where today's allow it.
+            trace = parse_scenario(dump_scenario(r.trace), file="trace.toml")
+            assert replay_reached(trace, rulebook, impossible(r.obligation.invariant)) is None
+            again = parse_scenario(dump_scenario(scenario), file="cex.toml")
+            assert replay_refusal(again, rulebook) is not None
+            assert replay_refusal(again, official()) is None
+            continue
         trace = parse_scenario(dump_scenario(r.trace), file="trace.toml")
         assert replay_reached(trace, rulebook, breaks_invariant(r.obligation.invariant)) is None
         # It replays, also after a round trip through the scenario format ...
