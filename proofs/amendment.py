@@ -137,8 +137,10 @@ def load_amendment(path: str | Path) -> Amendment:
     """The amendment in the file; a past wording's file (`examples/history/`, with a
     `[wording]` table) is read whole, its sentences checked, and gives its amendment."""
     text = read_text(path)
-    if re.search(r"^\s*\[wording\]", text, re.MULTILINE):
+    if "wording" in parse_toml(text, file=str(path)):
         from .history import load_wording
 
-        return load_wording(path).amendment
+        wording = load_wording(path)
+        wording.rulebook()  # every clause a sentence names must exist
+        return wording.amendment
     return parse_amendment(text, file=str(path))

@@ -42,7 +42,7 @@ class Untranslatable(Exception):
     """A z3 term this walker has no cvc5 reading for."""
 
 
-_BOOL_OPS = {z3.Z3_OP_AND: Kind.AND, z3.Z3_OP_OR: Kind.OR, z3.Z3_OP_NOT: Kind.NOT,
+_OPS = {z3.Z3_OP_AND: Kind.AND, z3.Z3_OP_OR: Kind.OR, z3.Z3_OP_NOT: Kind.NOT,
              z3.Z3_OP_IMPLIES: Kind.IMPLIES, z3.Z3_OP_ITE: Kind.ITE,
              z3.Z3_OP_ADD: Kind.ADD, z3.Z3_OP_SUB: Kind.SUB, z3.Z3_OP_LE: Kind.LEQ,
              z3.Z3_OP_LT: Kind.LT, z3.Z3_OP_GE: Kind.GEQ, z3.Z3_OP_GT: Kind.GT}
@@ -54,7 +54,8 @@ class Translator:
     def __init__(self) -> None:
         self.tm = cvc5.TermManager()
         self._sorts: dict[int, tuple[Any, Any]] = {}
-        self._symbols: dict[str, Any] = {}
+        # (name, sort ids) -> (cvc5 term, the z3 sorts, kept alive for their ids)
+        self._symbols: dict[tuple[str, tuple[int, ...]], tuple[Any, Any]] = {}
         # Keyed by z3's term ids; each entry keeps its z3 term alive, since z3 gives the id
         # of a deleted term to the next new one.
         self._memo: dict[tuple[int, tuple[int, ...]], tuple[Any, Any]] = {}
@@ -159,29 +160,39 @@ class Translator:
                 return same if op == z3.Z3_OP_EQ else tm.mkTerm(Kind.NOT, same)
             return tm.mkTerm(Kind.EQUAL if op == z3.Z3_OP_EQ else Kind.DISTINCT,
                              *(self.term(a, env) for a in args))
-        if op in (z3.Z3_OP_AND, z3.Z3_OP_OR) and e.num_args() < 2:
-            # z3 allows a conjunction or disjunction of one term (or none); cvc5 does not.
+        if op in (z3.Z3_OP_AND, z3.Z3_OP_OR, z3.Z3_OP_ADD, z3.Z3_OP_DISTINCT) \
+                and e.num_args() < 2:
+            # z3 allows a conjunction, disjunction, sum or distinctness of one term (or none);
+            # cvc5 does not.
+            if op == z3.Z3_OP_DISTINCT:
+                return tm.mkTrue()
             if e.num_args() == 1:
                 return self.term(e.arg(0), env)
+            if op == z3.Z3_OP_ADD:
+                return tm.mkInteger(0)
             return tm.mkTrue() if op == z3.Z3_OP_AND else tm.mkFalse()
-        if op in _BOOL_OPS:
-            return tm.mkTerm(_BOOL_OPS[op], *(self.term(a, env) for a in e.children()))
+        if op in _OPS:
+            return tm.mkTerm(_OPS[op], *(self.term(a, env) for a in e.children()))
         raise Untranslatable(f"operator {e.decl().name()}")
 
     def symbol(self, name: str, sort: Any) -> Any:
-        """The one cvc5 constant (or function, for an array) of this name."""
-        if name not in self._symbols:
-            self._symbols[name] = self.tm.mkConst(self.sort(sort), name)
-        return self._symbols[name]
+        """The one cvc5 constant (or function, for an array) of this name and sort (z3 keeps
+        two constants of one name apart when their sorts differ; so does this)."""
+        key = (name, (sort.get_id(),))
+        if key not in self._symbols:
+            self._symbols[key] = self.tm.mkConst(self.sort(sort), name), sort
+        return self._symbols[key][0]
 
     def function(self, decl: Any) -> Any:
-        """The one cvc5 function of this z3 function declaration."""
-        name = decl.name()
-        if name not in self._symbols:
-            sort = self.tm.mkFunctionSort([self.sort(decl.domain(i)) for i in range(decl.arity())],
-                                          self.sort(decl.range()))
-            self._symbols[name] = self.tm.mkConst(sort, name)
-        return self._symbols[name]
+        """The one cvc5 function of this z3 function declaration (its name, domain and
+        range)."""
+        sorts = [decl.domain(i) for i in range(decl.arity())] + [decl.range()]
+        key = (decl.name(), tuple(s.get_id() for s in sorts))
+        if key not in self._symbols:
+            sort = self.tm.mkFunctionSort([self.sort(s) for s in sorts[:-1]],
+                                          self.sort(sorts[-1]))
+            self._symbols[key] = self.tm.mkConst(sort, decl.name()), sorts
+        return self._symbols[key][0]
 
     def read(self, array: Any, index: list[Any], env: tuple[Any, ...]) -> Any:
         """The cvc5 term of `array` read at `index` (cvc5 terms)."""
@@ -248,7 +259,12 @@ def check(translator: Translator, assertions: Iterable[Any], seconds: float) -> 
             solver.assertFormula(translator.term(assertion))
     except Untranslatable as err:
         return "unknown", f"cvc5 cannot be given this query: {err}"
-    result = solver.checkSat()
+    except RuntimeError as err:  # cvc5 refused a term: the query is not confirmed
+        return "unknown", f"cvc5 cannot be given this query: {err}"
+    try:
+        result = solver.checkSat()
+    except RuntimeError as err:
+        return "unknown", f"cvc5 failed: {err}"
     if result.isUnsat():
         return "unsat", ""
     if result.isSat():

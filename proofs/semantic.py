@@ -30,6 +30,7 @@ from shahrazad.model.choices import enumerate_outcomes
 from shahrazad.model.errors import IllegalEvent
 from shahrazad.model.events import Event
 from shahrazad.model.interpreter import Interpreter, Outcome
+from shahrazad.model.language import PERMISSIONS, PROHIBITIONS
 from shahrazad.model.rulebook import Rulebook
 from shahrazad.model.scenario import Scenario, situation_data
 from shahrazad.model.state import Situation
@@ -74,8 +75,8 @@ def changed_events(base: Rulebook, amended: Rulebook) -> list[str]:
 
 
 def unseen(diff: list[EventDifference]) -> bool:
-    """No difference the model can see: no changed event ends differently (for every size),
-    and none is undecided."""
+    """No difference the model can see: no changed event ends differently (for every size:
+    a "same" only up to a bound is "unknown" here), and none is undecided."""
     return all(d.status == "same" for d in diff)
 
 
@@ -101,7 +102,16 @@ def event_difference(base: Rulebook, amended: Rulebook, event: str,
     """Does `event` end differently under `amended` than under `base`? With a reached
     scenario and both outcomes when it does."""
     clauses = changed_clauses(base, amended, event)
+    legality = _legality(base, amended, event)
+    if legality:
+        # The transition relation holds only where an event is allowed; which situations
+        # allow it is decided by the permissions and prohibitions the event consults.
+        return EventDifference(event, "differs", "the event is allowed in other situations: "
+                               + "; ".join(legality), clauses)
     found = difference(base, amended, event, timeout=2 * timeout)
+    if found.status == "same" and not found.detail.startswith("for every"):
+        return EventDifference(event, "unknown", f"the same {found.detail}, not decided for "
+                               "every size", clauses)
     if found.status != "differs" or found.scenario is None:
         return EventDifference(event, found.status, found.detail, clauses)
 
@@ -129,6 +139,21 @@ def event_difference(base: Rulebook, amended: Rulebook, event: str,
     breaks, repairs = _verdicts(base, amended, shown)
     return EventDifference(event, "differs", "a situation where the event ends differently",
                            clauses, shown, reached.scenario, pair[0], pair[1], breaks, repairs)
+
+
+def _legality(base: Rulebook, amended: Rulebook, event: str) -> list[str]:
+    """The permissions and prohibitions the event consults that one rulebook grants and the
+    other does not (a refusal the transitions alone cannot show)."""
+    out = []
+    for action, names in (("permit", PERMISSIONS), ("forbid", PROHIBITIONS)):
+        for name in names:
+            before = base.grants(event, action, name) is not None
+            after = amended.grants(event, action, name) is not None
+            if before != after:
+                verb = "permitted" if action == "permit" else "forbidden"
+                out.append(f"{name} ({names[name]}) {verb} {'before' if before else 'now'}, "
+                           f"not {'now' if before else 'before'}")
+    return out
 
 
 def _outcomes(rulebook: Rulebook, scenario: Scenario) -> list[Situation | str] | None:

@@ -212,17 +212,21 @@ class Encodings:
         if self.evidence is not None:
             self.evidence.append(Evidence(encoded, hypotheses, goal, expect))
 
-    def core(self, encoded: Encoded, literal: Any, chosen: list[int]) -> list[int]:
-        """The hypotheses of `chosen` that z3's unsat core names for the goal behind
-        `literal`, when only evidence needs it: asked of the incremental solver with a
-        second's budget; all of `chosen` if it gives no core."""
+    def core(self, encoded: Encoded, goal: Any, chosen: list[int]) -> list[int]:
+        """The hypotheses of `chosen` that z3's unsat core names for `goal`, when only
+        evidence needs it: asked of a throw-away solver (so that z3's own answers to the
+        later goals are those of a run without `--confirm`) with a second's budget; all of
+        `chosen` if it gives no core."""
         if self.evidence is None:
             return chosen
-        budget(encoded.incremental, 1.0)
-        if self.check(encoded.incremental, literal,
-                      *(encoded.switches[i] for i in chosen)) != "unsat":
+        solver = z3.Solver(ctx=encoded.universe.ctx)
+        budget(solver, 1.0)
+        solver.add(*(z3.Implies(encoded.switches[i], encoded.hypotheses[i][2]) for i in chosen),
+                   *encoded.extra, goal)
+        if self.check(solver, *(encoded.switches[i] for i in chosen)) != "unsat":
             return chosen
-        return _core(encoded)
+        named = {str(literal) for literal in solver.unsat_core()}
+        return [i for i in chosen if str(encoded.switches[i]) in named]
 
     def check(self, solver: z3.Solver, *assumptions: Any) -> str:
         """`solver.check`, timed as solving."""
@@ -315,7 +319,7 @@ def _solve(rulebook: Rulebook, ob: Obligation, bound: int | None,
             verdict, reason = "unknown", solver.reason_unknown()
         else:
             encodings.keep(encoded, _core(encoded) if how == "incremental"
-                           else encodings.core(encoded, literal, chosen), goal, "unsat")
+                           else encodings.core(encoded, goal, chosen), goal, "unsat")
     return verdict, universe, solver, t, reason
 
 

@@ -85,7 +85,19 @@ def _formulas() -> list[tuple[str, Callable[[z3.Context], list[Any]]]]:
         i, j = z3.Int("i", ctx), z3.Int("j", ctx)
         return [i - j > 2, z3.Implies(i >= 0, j >= i), i >= 0]
 
+    def same_name(ctx: z3.Context) -> list[Any]:
+        o = obj(ctx)
+        f, g = z3.Function("f", o, o), z3.Array("f", o, o)
+        y = z3.Const("y", o)
+        return [f(y) != g[y]]
+
+    def one_term_sum(ctx: z3.Context) -> list[Any]:
+        i = z3.Int("i", ctx)
+        return [z3.Sum([i]) != i]
+
     return [
+        ("a function and an array of one name, sat", same_name),
+        ("a sum of one term, unsat", one_term_sum),
         ("store read, sat", lambda c: store_read(c, 5)),
         ("store read, unsat", lambda c: store_read(c, 4)),
         ("lambda read, sat", lambda c: lam(c, False)),
@@ -205,7 +217,7 @@ def test_verify_confirm_cli(capsys: pytest.CaptureFixture[str]) -> None:
     assert {o["confirmation"]["confirmed"] for o in document["obligations"]} == {True}
     assert {o["confirmation"]["answer"] for o in document["obligations"]} == {"unsat", "sat"}
     assert document["time"]["confirming-seconds"] > 0
-    main(["verify", "--confirm", "cvc5", "--only", "end.cards-conserved"])
+    assert main(["verify", "--confirm", "cvc5", "--only", "end.cards-conserved"]) == 0
     out = capsys.readouterr().out
     assert "confirmed by cvc5" in out.splitlines()[-1]
 

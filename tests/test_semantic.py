@@ -46,6 +46,16 @@ def test_a_difference_is_reached_and_shown() -> None:
     assert d.scenario is not None and d.scenario.events[-1].kind == "end-subgame"
 
 
+def test_a_prohibition_is_a_difference() -> None:
+    """An amendment that only makes an event illegal somewhere: the transitions alone are
+    the same where both allow it, yet the rules differ (a subgame inside a subgame)."""
+    amended = load_amendment(ROOT / "examples" / "amendments" /
+                             "fr-506.6-no-subgame-within-a-subgame.toml").apply(official())
+    diff = semantic_diff(official(), amended, jobs=1)
+    assert [(d.event, d.status) for d in diff] == [("start-subgame", "differs")]
+    assert "nested-subgame" in diff[0].detail and not unseen(diff)
+
+
 def test_words_alone_are_unseen() -> None:
     """A clause whose summary changes and whose steps do not: an amendment the model cannot
     see, whatever it says."""

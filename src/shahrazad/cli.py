@@ -212,7 +212,7 @@ def graph(scenario: str, after: int | None, fmt: str, output: str | None, seed: 
 @click.option("--explain-dir", type=click.Path(file_okay=False), default=None,
               help="Write each counterexample there: its scenario (.toml) and pictures of the "
                    "situation before and after (.dot, and .svg with Graphviz).")
-@click.option("--confirm", type=click.Choice(["cvc5"]), default=None,
+@click.option("--confirm", type=click.Choice(["cvc5"]), default=None,  # proofs.confirm.SOLVERS
               help="Decide each of z3's proofs again with this second solver: proved only "
               "when both find it unsatisfiable; unknown when the second gives up; a fault "
               "when they disagree.")
@@ -324,8 +324,9 @@ def protection(rulebook_path: str | None, fmt: str, timeout: float, jobs: int | 
 @click.option("--timeout", type=SECONDS, default=5.0, show_default=True)
 def check_rules_command(rulebook_path: str | None, amendments: tuple[str, ...], fmt: str,
                         timeout: float) -> None:
-    """Checks on the rules themselves: dead clauses, vacuous invariants, cards without a
-    destination. Each finding comes with a scenario. Exit 0 none, 1 findings, 3 unknown."""
+    """Checks on the rules themselves: permissions and prohibitions that contradict each
+    other, dead clauses, vacuous invariants, cards without a destination. Each finding of
+    the last three comes with a scenario. Exit 0 none, 1 findings, 3 unknown."""
     from shahrazad.model.scenario import dump_scenario, scenario_data
     from shahrazad.proofs.rules_check import check_rules
 
@@ -388,7 +389,10 @@ def history(folder: str, fmt: str, output: str | None, counterexamples: str | No
             if fmt == "json" else history_markdown(checked, files, where,
                                                     archived(archive) if archive else None))
     if output:
-        Path(output).write_text(text, encoding="utf-8")
+        try:
+            Path(output).write_text(text, encoding="utf-8")
+        except OSError as err:
+            raise InputError(f"cannot write: {err.strerror}", file=output) from None
     else:
         click.echo(text, nl=False)
     undecided = any(c.unknown or c.faults or any(d.status == "unknown" for d in c.diff or [])
@@ -508,12 +512,14 @@ def amend(amendment: str, rulebook_path: str | None, fmt: str, timeout: float,
                                     "counterexample": scenario_data(r.counterexample)
                                     if r.counterexample else None} for k, r in changes],
                                "expected-breaks": loaded.breaks,
-                               "semantic-diff": diff_json(diff)}, indent=2, ensure_ascii=False))
+                               "semantic-diff": diff_json(diff, bool(changes))},
+                              indent=2, ensure_ascii=False))
     else:
         click.echo(f"{loaded.title}\n  replaces: {', '.join(summary['replaces']) or '-'}; "
                    f"removes: {', '.join(loaded.remove) or '-'}; adds: "
                    f"{', '.join(summary['adds']) or '-'}\n")
-        click.echo("\n".join(diff_text(diff, rulebook_path or "the official rules")))
+        click.echo("\n".join(diff_text(diff, rulebook_path or "the official rules",
+                                     bool(changes))))
         if not changes and not unseen(diff):
             click.echo("\nchanges no verdict of the catalog")
         for kind, r in changes:
@@ -528,7 +534,7 @@ def amend(amendment: str, rulebook_path: str | None, fmt: str, timeout: float,
         raise click.exceptions.Exit(1)
     undecided = any(d.status == "unknown" for d in diff) or any(
         r.status in (Status.UNKNOWN, Status.FAULT) for r in after)
-    raise click.exceptions.Exit(3 if unseen(diff) or undecided else 0)
+    raise click.exceptions.Exit(3 if (unseen(diff) and not changes) or undecided else 0)
 
 
 @cli.command()

@@ -26,7 +26,9 @@ def unseen_line(diff: list[EventDifference]) -> str:
             "about it.")
 
 
-def diff_text(diff: list[EventDifference], against: str = "the official rules") -> list[str]:
+def diff_text(diff: list[EventDifference], against: str = "the official rules",
+              verdicts_change: bool = False) -> list[str]:
+    """The diff in words; the "no difference" line only when no verdict changes either."""
     lines = [f"What behaves differently from {against}, event by event:"]
     if not diff:
         lines.append(f"  no event's clauses change: {NO_DIFFERENCE}")
@@ -58,7 +60,7 @@ def diff_text(diff: list[EventDifference], against: str = "the official rules") 
         if d.trace is not None:
             lines.append("    reaching trace (shahrazad simulate runs it):")
             lines += ["      " + line for line in dump_scenario(d.trace).splitlines()]
-    if diff and unseen(diff):
+    if diff and unseen(diff) and not verdicts_change:
         lines += ["", unseen_line(diff)]
     return lines
 
@@ -83,8 +85,9 @@ def side_by_side(left: list[str], right: list[str], left_title: str, right_title
     return [f"{indent}{mark} {a:<{width}}| {b}".rstrip() for a, b, mark in rows]
 
 
-def diff_json(diff: list[EventDifference]) -> dict[str, Any]:
-    return {"unseen": unseen(diff), "events": [_event_json(d) for d in diff]}
+def diff_json(diff: list[EventDifference], verdicts_change: bool = False) -> dict[str, Any]:
+    return {"unseen": unseen(diff) and not verdicts_change,
+            "events": [_event_json(d) for d in diff]}
 
 
 def _event_json(d: EventDifference) -> dict[str, Any]:
