@@ -111,8 +111,19 @@ def _notes(c: Checked) -> list[str]:
     out = []
     if c.wording.intent:
         out.append(f"* Intent: {c.wording.intent}")
-    for fault in c.faults:
-        out.append(f"* Fault of the tool, not a finding: {fault}")
+    if c.faults:
+        # Grouped by what went wrong (the reason up to its first colon), each group naming
+        # its obligations: the full reasons are in `shahrazad verify --amendment FILE`.
+        groups: dict[str, list[str]] = {}
+        for fault in c.faults:
+            name, _, reason = fault.partition(": ")
+            groups.setdefault(reason.split(":")[0], []).append(name)
+        for reason, names in groups.items():
+            out.append(f"* Faults of the tool, not findings ({len(names)}): {reason}: "
+                       + ", ".join(names) + ".")
+    for d in c.diff or []:
+        if d.status == "unknown":
+            out.append(f"* From the wording before, {d.event} is undecided: {d.detail}")
     for s in c.wording.sentences:
         if s.kind == "not-expressible":
             out.append(f"* Not expressible ({s.rule}): \u201c{s.text}\u201d {s.note}")
