@@ -28,6 +28,7 @@ from shahrazad.model.errors import IllegalEvent
 from shahrazad.model.interpreter import Interpreter
 from shahrazad.model.rulebook import Rulebook
 from shahrazad.model.scenario import Scenario, situation_data
+from shahrazad.model.state import Situation
 
 from .counterexample import extract, shrink
 from .encode import Transition, encode_event
@@ -101,12 +102,19 @@ def _reached(rulebook: Rulebook, scenario: Scenario, limit: int = 2000) -> set[s
             if isinstance(outcome, str):
                 out.add(outcome)
                 continue
-            data = situation_data(outcome.situation)
-            data.pop("id-serial", None)  # how many names were made: no rule's business
-            out.add(json.dumps(_unordered(data), sort_keys=True))
+            out.add(outcome_key(outcome.situation))
     except OverflowError:
         return None
     return out
+
+
+def outcome_key(situation: Situation) -> str:
+    """The situation as a string that two outcomes share exactly when the model sees them
+    as the same: the order within a zone aside, and how many names were made (no rule's
+    business)."""
+    data = situation_data(situation)
+    data.pop("id-serial", None)
+    return json.dumps(_unordered(data), sort_keys=True)
 
 
 def _unordered(data: Any) -> Any:

@@ -21,7 +21,6 @@ says "all proved" (exit 3).
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -32,11 +31,11 @@ from shahrazad.model.events import Event
 from shahrazad.model.interpreter import Interpreter, Outcome
 from shahrazad.model.language import PERMISSIONS, PROHIBITIONS
 from shahrazad.model.rulebook import Rulebook
-from shahrazad.model.scenario import Scenario, situation_data
+from shahrazad.model.scenario import Scenario
 from shahrazad.model.state import Situation
 
 from .counterexample import replay
-from .difference import difference
+from .difference import difference, outcome_key
 from .pool import run_all
 from .reach import Unreachable, reach, replay_reached
 
@@ -173,20 +172,7 @@ def _outcomes(rulebook: Rulebook, scenario: Scenario) -> list[Situation | str] |
 
 
 def _key(outcome: Situation | str) -> str:
-    if isinstance(outcome, str):
-        return outcome
-    data = situation_data(outcome)
-    data.pop("id-serial", None)  # how many names were made: no rule's business
-    return json.dumps(_unordered(data), sort_keys=True)
-
-
-def _unordered(data: Any) -> Any:
-    """The data with every list sorted: the order within a zone is not part of the model."""
-    if isinstance(data, dict):
-        return {k: _unordered(v) for k, v in data.items()}
-    if isinstance(data, list):
-        return sorted((_unordered(v) for v in data), key=lambda v: json.dumps(v, sort_keys=True))
-    return data
+    return outcome if isinstance(outcome, str) else outcome_key(outcome)
 
 
 def _pair(base: Rulebook, amended: Rulebook, scenario: Scenario
