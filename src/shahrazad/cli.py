@@ -580,6 +580,17 @@ def rules(rulebook_path: str | None, fmt: str) -> None:
             click.echo(f"    - {step.describe()}")
 
 
+def _engine_commands() -> None:
+    """The engine authors' commands (`generate`, `conform`) live in `engine_kit`."""
+    from .engine_kit import COMMANDS
+
+    for command in COMMANDS:
+        cli.add_command(command)
+
+
+_engine_commands()
+
+
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the console script; returns the exit code."""
     try:
