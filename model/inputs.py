@@ -8,21 +8,40 @@ from __future__ import annotations
 
 import json
 import re
+import sys
 import tomllib
 from pathlib import Path
 from typing import Any
 
 from .errors import InputError
 
+STDIN = "-"  # as a file name: standard input, as in most command-line tools
+STDIN_NAME = "<stdin>"  # what errors call it
+_stdin: tuple[object, str] | None = None  # standard input can be read once: its text, kept
+
 
 def read_text(path: str | Path) -> str:
-    """The file's text; InputError if it cannot be read or is not UTF-8."""
+    """The file's text (`-`: standard input); InputError if it cannot be read or is not
+    UTF-8."""
+    global _stdin
+    if str(path) == STDIN:
+        if _stdin is None or _stdin[0] is not sys.stdin:
+            try:
+                _stdin = (sys.stdin, sys.stdin.buffer.read().decode("utf-8"))
+            except UnicodeDecodeError:
+                raise InputError("not UTF-8 text", file=STDIN_NAME) from None
+        return _stdin[1]
     try:
         return Path(path).read_text(encoding="utf-8")
     except OSError as err:
         raise InputError(f"cannot read: {err.strerror}", file=str(path)) from None
     except UnicodeDecodeError:
         raise InputError("not UTF-8 text", file=str(path)) from None
+
+
+def file_name(path: str | Path) -> str:
+    """How errors and reports name a file given as `path`."""
+    return STDIN_NAME if str(path) == STDIN else str(path)
 
 
 def toml_error_line(err: tomllib.TOMLDecodeError, text: str) -> tuple[int | None, str]:

@@ -19,7 +19,7 @@ import tomli_w
 
 from .errors import InputError
 from .events import Event, check_event
-from .inputs import parse_json, parse_toml, read_text
+from .inputs import STDIN, file_name, parse_json, parse_toml, read_text
 from .objects import (
     CARD_TYPES,
     DECK_OF,
@@ -35,7 +35,8 @@ from .objects import (
 from .state import EndedGame, Game, Result, Situation, Trigger
 
 SCHEMA = "shahrazad.scenario/1"
-_NAME = re.compile(r"^[A-Za-z0-9_.+-]+$")
+NAME_PATTERN = r"^[A-Za-z0-9_.+-]+$"  # ids and player names
+_NAME = re.compile(NAME_PATTERN)
 
 
 @dataclass
@@ -48,6 +49,10 @@ class Scenario:
     description: str = ""
     seed: int | None = None
     file: str = "<scenario>"
+    # The rules it was found under, when not the official ones (a counterexample records
+    # them, and `simulate` replays it under them): a rulebook file, amendment files in order.
+    rulebook: str | None = None
+    amendments: list[str] = field(default_factory=list)
 
 
 class _Where:
@@ -133,8 +138,11 @@ def parse_scenario(text: str, *, file: str, fmt: str | None = None,
 
 
 def load_scenario(path: str | Path, check: StructureCheck | None = None) -> Scenario:
-    """Read the scenario file at `path` (TOML, or JSON by its suffix); see `parse_scenario`."""
-    return parse_scenario(read_text(path), file=str(path), check=check)
+    """Read the scenario file at `path` (TOML, or JSON by its suffix; `-` is standard input,
+    JSON when it starts with `{`); see `parse_scenario`."""
+    text = read_text(path)
+    fmt = ("json" if text.lstrip().startswith("{") else "toml") if str(path) == STDIN else None
+    return parse_scenario(text, file=file_name(path), fmt=fmt, check=check)
 
 
 def _line_of_fault(where: _Where, state: Situation, fault: str) -> int | None:
@@ -156,7 +164,8 @@ NAMES, TABLES = "a list of names", "a list of tables"
 INT_MAP, TEXT_MAP, TABLE_MAP = ("a table of whole numbers", "a table of names",
                                 "a table of tables")
 SHAPES: dict[str, dict[str, str]] = {
-    "top": {"schema": TEXT, "title": TEXT, "description": TEXT, "seed": INT, "players": NAMES,
+    "top": {"schema": TEXT, "title": TEXT, "description": TEXT, "seed": INT,
+            "rulebook": TEXT, "amendments": NAMES, "players": NAMES,
             "game": TABLES, "card": TABLES, "object": TABLES, "player-counter": TABLES,
             "ended": TABLES, "event": TABLES, "player-effect": TABLES, "id-serial": COUNT},
     "game": {"id": TEXT, "players": NAMES, "parent": TEXT, "variants": NAMES,
@@ -178,6 +187,12 @@ SHAPES: dict[str, dict[str, str]] = {
     "player-effect": {"player": TEXT, "effect": TEXT},
 }
 LARGEST = 2**63 - 1  # no count, seed or number in a game is larger
+# The values a few keys allow, the keys a waiting trigger needs, and the zones no
+# nontraditional card is in (CR 108.2a).
+FACES, PHASINGS = ("up", "down"), ("in", "out")
+RESULT_KINDS = ("win", "draw", "none", "restarted")
+TRIGGER_REQUIRED = ("id", "source", "card", "left")
+TRADITIONAL_ONLY_ZONES = ("library", "hand", "graveyard", "stack")
 
 
 def _is_int(value: Any) -> bool:
@@ -288,8 +303,10 @@ class _Reader:
         for key in ("title", "description"):
             if key in d and not isinstance(d[key], str):
                 raise self.err(_top_line(self.where, key), f"{key} must be text")
+        rulebook = d.get("rulebook")
         return Scenario(state, events, str(d.get("title", "")), str(d.get("description", "")),
-                        seed, self.file)
+                        seed, self.file, rulebook if isinstance(rulebook, str) else None,
+                        list(d.get("amendments", [])))
 
     def new_id(self, value: Any, ids: set[str], section: str, index: int) -> str:
         if not isinstance(value, str) or not _NAME.match(value):
@@ -346,8 +363,8 @@ class _Reader:
                 game.subgame_results[card] = _result(res, self, line)
             for j, trig in enumerate(t.get("trigger", [])):
                 if not isinstance(trig, dict) \
-                        or set(trig) - {"id", "source", "card", "left", "controller"} \
-                        or not all(isinstance(trig.get(k), str) for k in ("id", "source", "card", "left")):
+                        or set(trig) - set(SHAPES["trigger"]) \
+                        or not all(isinstance(trig.get(k), str) for k in TRIGGER_REQUIRED):
                     raise self.err(line, f"game {gid}: trigger {j + 1} needs id, source, card "
                                    "and left (text), and may name its controller")
                 controller = trig.get("controller")
@@ -422,7 +439,7 @@ class _Reader:
             if zone.kind == "deck" and zone.deck != deck:
                 raise self.err(self.where.key("card", i, "at", cid),
                                f"card {cid}: a {ctype} card cannot be in a {zone.deck} deck")
-            if zone.kind in ("library", "hand", "graveyard", "stack") and ctype != TRADITIONAL:
+            if zone.kind in TRADITIONAL_ONLY_ZONES and ctype != TRADITIONAL:
                 raise self.err(self.where.key("card", i, "at", cid),
                                f"card {cid}: a nontraditional card is never in a {zone.kind} "
                                "(CR 108.2a)")
@@ -436,7 +453,7 @@ class _Reader:
             card = GameObject(id=cid, kind="card", owner=owner, name=str(t.get("name", "")),
                               controller=t.get("controller", owner), card_type=ctype, deck=deck,
                               face_up=self.face(t, "card", i, cid),
-                              phased_out=self.flag(t, "phased", ("in", "out"), "card", i) == "out",
+                              phased_out=self.flag(t, "phased", PHASINGS, "card", i) == "out",
                               commander=self.typed(t, "commander", bool, "card", i, "true or false")
                               if "commander" in t else False,
                               counters=self.counters(t, "card", i),
@@ -486,11 +503,11 @@ class _Reader:
                 counters=self.counters(t, "object", i),
                 triggers=list(t.get("triggers", [])), affected_by=list(t.get("affected-by", [])),
                 face_up=self.face(t, "object", i, oid),
-                phased_out=self.flag(t, "phased", ("in", "out"), "object", i) == "out")
+                phased_out=self.flag(t, "phased", PHASINGS, "object", i) == "out")
             state.place(oid, zone, "bottom")
 
     def face(self, t: dict[str, Any], section: str, index: int, oid: str) -> bool:
-        return self.flag(t, "face", ("up", "down"), section, index) != "down"
+        return self.flag(t, "face", FACES, section, index) != "down"
 
     def flag(self, t: dict[str, Any], key: str, allowed: tuple[str, ...], section: str,
              index: int) -> str | None:
@@ -569,7 +586,7 @@ def _top_line(where: _Where, key: str) -> int | None:
 
 
 def _result(raw: Any, reader: _Reader, line: int | None) -> Result:
-    if not isinstance(raw, dict) or raw.get("kind") not in ("win", "draw", "none", "restarted"):
+    if not isinstance(raw, dict) or raw.get("kind") not in RESULT_KINDS:
         raise reader.err(line, "a result is {kind = win|draw|none|restarted, winners = [...]}")
     winners = raw.get("winners", [])
     if not isinstance(winners, list):
@@ -691,6 +708,10 @@ def scenario_data(scenario: Scenario) -> dict[str, Any]:
         data["description"] = scenario.description
     if scenario.seed is not None:
         data["seed"] = scenario.seed
+    if scenario.rulebook is not None:
+        data["rulebook"] = scenario.rulebook
+    if scenario.amendments:
+        data["amendments"] = list(scenario.amendments)
     data.update({k: v for k, v in situation_data(scenario.situation).items() if k != "schema"})
     if scenario.events:
         data["event"] = [e.as_data() for e in scenario.events]

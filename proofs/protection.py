@@ -19,7 +19,7 @@ never hidden.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -244,17 +244,21 @@ def _protect_case(case: tuple[Rulebook, str, float, int, Change, Rulebook]) -> P
 
 
 def protection(rulebook: Rulebook, timeout: float = 5.0, bound: int = 3, jobs: int = 1,
-               with_changes: bool = True, only: list[str] | None = None) -> list[Protection]:
+               with_changes: bool = True, only: list[str] | None = None,
+               progress: Callable[[int, int, Protection], None] | None = None
+               ) -> list[Protection]:
     """For every clause (or those named in `only`), its removal and, with `with_changes`,
     each change of one of its parameters: the invariant that catches it, or why nothing
-    does. In the rulebook's order."""
+    does. In the rulebook's order. `progress(done, total, found)` as each is decided."""
     cases = []
     for name in only or rulebook.names():
         for change, changed in changes(rulebook, name)[:None if with_changes else 1]:
             cases.append((rulebook, name, timeout, bound, change, changed))
     # Even one job runs in a worker process, as for `verify`: a crash of z3 costs one
     # change, not the run.
-    return run_all(_protect_case, cases, max(1, jobs), _died)
+    return run_all(_protect_case, cases, max(1, jobs), _died,
+                   None if progress is None else lambda done, found: progress(done, len(cases),
+                                                                                found))
 
 
 def _died(case: tuple[Rulebook, str, float, int, Change, Rulebook], why: str) -> Protection:

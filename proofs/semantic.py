@@ -21,6 +21,7 @@ says "all proved" (exit 3).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -79,12 +80,15 @@ def unseen(diff: list[EventDifference]) -> bool:
     return all(d.status == "same" for d in diff)
 
 
-def semantic_diff(base: Rulebook, amended: Rulebook, timeout: float = 5.0,
-                  jobs: int = 1) -> list[EventDifference]:
+def semantic_diff(base: Rulebook, amended: Rulebook, timeout: float = 5.0, jobs: int = 1,
+                  progress: Callable[[int, int, EventDifference], None] | None = None
+                  ) -> list[EventDifference]:
     """Each event whose clauses the amendment changes, in the order of `EVENTS`, decided in
-    `jobs` spawned workers."""
+    `jobs` spawned workers; `progress(done, total, difference)` as each is decided."""
     cases = [(base, amended, event, timeout) for event in changed_events(base, amended)]
-    return run_all(_case, cases, max(1, jobs), _died)
+    return run_all(_case, cases, max(1, jobs), _died,
+                   None if progress is None else lambda done, found: progress(done, len(cases),
+                                                                                found))
 
 
 def _case(case: tuple[Rulebook, Rulebook, str, float]) -> EventDifference:

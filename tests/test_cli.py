@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import shutil
 from pathlib import Path
 
@@ -236,8 +237,12 @@ def test_simulate_runs_a_reaching_trace_under_the_amendment(
                      "end.commanders-return", "--explain-dir", str(tmp_path))
     assert code == 1
     trace = str(tmp_path / "end.commanders-return@end-subgame.trace.toml")
-    code, out, _ = run(capsys, "simulate", trace, "--amendment", amendment)
-    assert code == 0 and "amended by" in out
+    recorded = Path(os.path.relpath(amendment, tmp_path)).as_posix()  # from the file's folder
+    assert f"amendments = [\n    {json.dumps(recorded)},\n]" in Path(trace).read_text()
+    code, out, _ = run(capsys, "simulate", trace)  # under the rules the file records
+    assert code == 0 and f"amended by {amendment}" in out
     assert "start-subgame" in out and "ceases to exist" in out  # 728.5c is gone
-    code, out, _ = run(capsys, "simulate", trace)  # the official rules bring it back
-    assert code == 0 and "subgame.end.commander" in out
+    code, again, _ = run(capsys, "simulate", trace, "--amendment", amendment)
+    assert code == 0 and again == out
+    code, out, _ = run(capsys, "simulate", trace, "--official")  # 728.5c brings it back
+    assert code == 0 and "subgame.end.commander" in out and "amended" not in out

@@ -19,6 +19,7 @@ import click
 from shahrazad.invariants.structure import problems
 from shahrazad.model.choices import SeededChooser, enumerate_outcomes
 from shahrazad.model.errors import IllegalEvent, InputError, ShahrazadError
+from shahrazad.model.inputs import STDIN_NAME
 from shahrazad.model.interpreter import Interpreter
 from shahrazad.model.rulebook import Rulebook, load_rulebook
 from shahrazad.model.scenario import Scenario, load_scenario, situation_data
@@ -50,12 +51,83 @@ SECONDS = _Seconds()
 
 def _rulebook(path: str | None, amendments: tuple[str, ...] = ()) -> Rulebook:
     """The rulebook at `path` (the official one by default), with amendments applied in order."""
+    return _rules(path, amendments)[0]
+
+
+def _rules(path: str | None, amendments: tuple[str, ...] = ()) -> tuple[Rulebook, list[Any]]:
+    """The rulebook with amendments applied in order, and the amendments as loaded."""
     from shahrazad.proofs.amendment import load_amendment
 
     rulebook = load_rulebook(path)
+    loaded = []
     for amendment in amendments:
-        rulebook = load_amendment(amendment).apply(rulebook)
-    return rulebook
+        loaded.append(load_amendment(amendment))
+        rulebook = loaded[-1].apply(rulebook)
+    return rulebook, loaded
+
+
+def _unknown_name(name: str, known: Any, what: str, hint: str, see: str) -> click.BadParameter:
+    """A mistyped name: the error says which known name is closest ("did you mean")."""
+    from difflib import get_close_matches
+
+    close = get_close_matches(name, sorted(known), n=1, cutoff=0.6)
+    guess = f"; did you mean {close[0]!r}?" if close else f" (see {see})"
+    return click.BadParameter(f"no {what} {name!r}{guess}", param_hint=hint)
+
+
+def _check_invariants(names: tuple[str, ...]) -> None:
+    from shahrazad.invariants.catalog import CATALOG
+
+    known = {inv.id for inv in CATALOG}
+    for name in names:
+        if name not in known:
+            raise _unknown_name(name, known, "invariant", "--only", "shahrazad invariants")
+
+
+def _emit(text: str, output: str | None) -> None:
+    """The command's report: to standard output, or to the file `output` (`-`: standard
+    output)."""
+    if output is None or output == "-":
+        click.echo(text, nl=False)
+        return
+    try:
+        Path(output).write_text(text, encoding="utf-8")
+    except OSError as err:
+        raise InputError(f"cannot write: {err.strerror}", file=output) from None
+
+
+OUTPUT = click.option("-o", "--output", type=click.Path(dir_okay=False, allow_dash=True),
+                      default=None, help="Write the report to this file (default, or `-`: "
+                      "standard output).")
+RULEBOOK = click.option("--rulebook", "rulebook_path", type=click.Path(dir_okay=False,
+                        allow_dash=True), default=None,
+                        help="A rulebook TOML file instead of the official one (`-`: standard "
+                        "input).")
+AMENDMENTS = click.option("--amendment", "amendments", type=click.Path(dir_okay=False,
+                          allow_dash=True), multiple=True,
+                          help="Apply this amendment file to the rulebook first (repeatable, "
+                          "in order).")
+
+
+OFFICIAL = click.option("--official", is_flag=True,
+                        help="Run under the official rules, not those the scenario records.")
+
+
+def _scenario_rules(sc: Scenario, rulebook_path: str | None, amendments: tuple[str, ...],
+                    official: bool = False) -> tuple[str | None, tuple[str, ...]]:
+    """The rules to run a scenario under: those given on the command line, else those the
+    scenario records (a counterexample found under an amended rulebook replays under it),
+    unless `official`. Recorded paths are relative to the scenario's folder."""
+    if (official or rulebook_path is not None or amendments
+            or (sc.rulebook is None and not sc.amendments)):
+        return rulebook_path, amendments
+    folder = Path.cwd() if sc.file == STDIN_NAME else Path(sc.file).parent
+
+    def find(recorded: str) -> str:
+        return os.path.normpath(folder / recorded)
+
+    return (find(sc.rulebook) if sc.rulebook else None,
+            tuple(find(a) for a in sc.amendments))
 
 
 def _run(scenario: Scenario, rulebook: Rulebook, seed: int | None, edition: str | None,
@@ -99,24 +171,27 @@ def cli() -> None:
 
 
 @cli.command()
-@click.argument("scenario", type=click.Path(dir_okay=False))
+@click.argument("scenario", type=click.Path(dir_okay=False, allow_dash=True))
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
               show_default=True, help="Output format.")
+@OUTPUT
 @click.option("--seed", type=int, default=None,
               help="Seed for shuffles and random starting players (default: the scenario's, or 0).")
-@click.option("--rulebook", "rulebook_path", type=click.Path(dir_okay=False), default=None,
-              help="A rulebook TOML file instead of the official one.")
-@click.option("--amendment", "amendments", type=click.Path(dir_okay=False), multiple=True,
-              help="Apply this amendment file first (repeatable): a counterexample's reaching "
-                   "trace runs under the rules that were checked.")
+@RULEBOOK
+@AMENDMENTS
+@OFFICIAL
 @click.option("--edition", default=None, help="Cite CR numbers of this edition (YYYY-MM-DD).")
 @click.option("--outcomes", is_flag=True,
               help="Also count the distinct outcomes over every random choice (small scenarios).")
-def simulate(scenario: str, fmt: str, seed: int | None, rulebook_path: str | None,
-             amendments: tuple[str, ...], edition: str | None, outcomes: bool) -> None:
-    """Run a scenario's events and print the trace, each step citing its rule."""
-    rulebook = _rulebook(rulebook_path, amendments)
+def simulate(scenario: str, fmt: str, output: str | None, seed: int | None,
+             rulebook_path: str | None, amendments: tuple[str, ...], official: bool,
+             edition: str | None, outcomes: bool) -> None:
+    """Run a scenario's events and print the trace, each step citing its rule. The scenario
+    runs under the rules it records (a counterexample's rulebook and amendments), unless
+    --rulebook or --amendment say otherwise. SCENARIO `-` is standard input."""
     sc = load_scenario(scenario, check=problems)
+    rulebook_path, amendments = _scenario_rules(sc, rulebook_path, amendments, official)
+    rulebook = _rulebook(rulebook_path, amendments)
     edition = _edition(rulebook, edition)
     seed = seed if seed is not None else (sc.seed if sc.seed is not None else 0)
     _, (final, trace) = _run(sc, rulebook, seed, edition)
@@ -125,16 +200,16 @@ def simulate(scenario: str, fmt: str, seed: int | None, rulebook_path: str | Non
         source += " amended by " + ", ".join(amendments)
     counted = _count_outcomes(sc, rulebook, edition) if outcomes else None
     if fmt == "json":
-        doc = report.simulate_json(scenario, source, edition, seed, sc.events, trace, final)
+        doc = report.simulate_json(sc.file, source, edition, seed, sc.events, trace, final)
         if counted is not None:
             doc["outcomes"] = counted
-        click.echo(json.dumps(doc, indent=2, ensure_ascii=False))
+        _emit(json.dumps(doc, indent=2, ensure_ascii=False) + "\n", output)
         return
-    text = report.simulate_text(scenario, sc.title, source, edition, seed, sc.events, trace, final)
+    text = report.simulate_text(sc.file, sc.title, source, edition, seed, sc.events, trace, final)
     if counted is not None:
         text += (f"\nPossible outcomes over every random choice: {counted['distinct']} distinct "
                  f"situations from {counted['branches']} branches\n")
-    click.echo(text, nl=False)
+    _emit(text, output)
 
 
 def _count_outcomes(sc: Scenario, rulebook: Rulebook, edition: str) -> dict[str, int]:
@@ -161,44 +236,61 @@ def _edition(rulebook: Rulebook, edition: str | None) -> str:
 
 
 @cli.command()
-@click.argument("scenario", type=click.Path(dir_okay=False))
+@click.argument("scenario", type=click.Path(dir_okay=False, allow_dash=True))
 @click.option("--after", type=int, default=None,
               help="Draw the situation after event N (default: before any event).")
 @click.option("--format", "fmt", type=click.Choice(["dot", "svg", "png"]), default="dot",
               show_default=True)
-@click.option("-o", "--output", type=click.Path(dir_okay=False), default=None,
-              help="Write to this file (default: standard output).")
+@OUTPUT
 @click.option("--seed", type=int, default=None)
-@click.option("--rulebook", "rulebook_path", type=click.Path(dir_okay=False), default=None)
+@RULEBOOK
+@AMENDMENTS
+@OFFICIAL
 def graph(scenario: str, after: int | None, fmt: str, output: str | None, seed: int | None,
-          rulebook_path: str | None) -> None:
-    """Draw the game tree, its zones and where each card is."""
+          rulebook_path: str | None, amendments: tuple[str, ...], official: bool) -> None:
+    """Draw the game tree, its zones and where each card is (after event N under the rules
+    the scenario records, unless --rulebook or --amendment say otherwise)."""
     from shahrazad.model.graph import render, to_dot
 
-    rulebook = _rulebook(rulebook_path)
     sc = load_scenario(scenario, check=problems)
+    rulebook = _rulebook(*_scenario_rules(sc, rulebook_path, amendments, official))
     if after is not None and not 0 <= after <= len(sc.events):
         raise click.BadParameter(f"the scenario has {len(sc.events)} events", param_hint="--after")
     seed = seed if seed is not None else (sc.seed if sc.seed is not None else 0)
     _, (state, _) = _run(sc, rulebook, seed, None, upto=after or 0)
-    title = f"{Path(scenario).name}: " + (f"after event {after}" if after else "before any event")
+    title = f"{Path(sc.file).name}: " + (f"after event {after}" if after else "before any event")
     try:
         data = render(to_dot(state, title), fmt)
     except RuntimeError as err:
         raise InputError(str(err)) from None
-    if output:
-        Path(output).write_bytes(data)
+    if output and output != "-":
+        try:
+            Path(output).write_bytes(data)
+        except OSError as err:
+            raise InputError(f"cannot write: {err.strerror}", file=output) from None
     else:
         sys.stdout.buffer.write(data)
 
 
+REPORTS = ("text", "json", "junit", "sarif", "markdown", "github")
+
+
+def _report_file(flag: str, dest: str, help: str) -> Any:
+    return click.option(flag, dest, type=click.Path(dir_okay=False, allow_dash=True), default=None,
+                        help=f"Also write {help} to this file (`-`: standard output).")
+
+
 @cli.command()
-@click.option("--rulebook", "rulebook_path", type=click.Path(dir_okay=False), default=None,
-              help="A rulebook TOML file instead of the official one.")
-@click.option("--amendment", "amendments", type=click.Path(dir_okay=False), multiple=True,
-              help="Apply this amendment file first (repeatable).")
-@click.option("--format", "fmt", type=click.Choice(["text", "json", "junit", "sarif", "markdown"]),
-              default="text", show_default=True)
+@RULEBOOK
+@AMENDMENTS
+@click.option("--format", "fmt", type=click.Choice(REPORTS), default="text", show_default=True,
+              help="The report on standard output (or -o): github is workflow annotations "
+              "(::error file=...,line=...::) for GitHub Actions.")
+@OUTPUT
+@_report_file("--json", "json_file", "the JSON document (shahrazad.verify/1)")
+@_report_file("--junit-xml", "junit_file", "the JUnit XML report")
+@_report_file("--sarif", "sarif_file", "the SARIF 2.1.0 report")
+@_report_file("--markdown", "markdown_file", "the Markdown report")
 @click.option("--only", "only", multiple=True, help="Only this invariant id (repeatable).")
 @click.option("--timeout", type=SECONDS, default=5.0, show_default=True,
               help="Seconds per solver call before an obligation is unknown.")
@@ -210,36 +302,44 @@ def graph(scenario: str, after: int | None, fmt: str, output: str | None, seed: 
 @click.option("--jobs", type=click.IntRange(min=1), default=None,
               help="Processes to prove in (default: one per core).")
 @click.option("--explain-dir", type=click.Path(file_okay=False), default=None,
-              help="Write each counterexample there: its scenario (.toml) and pictures of the "
-                   "situation before and after (.dot, and .svg with Graphviz).")
+              help="Write each counterexample there: its scenario (.toml, recording the "
+                   "rulebook and amendments, so that `simulate` replays it under them) and "
+                   "pictures of the situation before and after (.dot, and .svg with Graphviz).")
 @click.option("--confirm", type=click.Choice(["cvc5"]), default=None,  # proofs.confirm.SOLVERS
               help="Decide each of z3's proofs again with this second solver: proved only "
               "when both find it unsatisfiable; unknown when the second gives up; a fault "
               "when they disagree.")
 def verify(rulebook_path: str | None, amendments: tuple[str, ...], fmt: str,
-           only: tuple[str, ...], timeout: float, bound: int, no_minimise: bool,
-           jobs: int | None, explain_dir: str | None, confirm: str | None) -> None:
+           output: str | None, json_file: str | None, junit_file: str | None,
+           sarif_file: str | None, markdown_file: str | None, only: tuple[str, ...],
+           timeout: float, bound: int, no_minimise: bool, jobs: int | None, explain_dir: str | None,
+           confirm: str | None) -> None:
     """Prove every invariant of the catalog at every event, for any number of cards,
-    players and nested games. Exit 0 all proved, 1 refuted, 3 unknown."""
-    from shahrazad.invariants.catalog import CATALOG
+    players and nested games. One proof run writes any set of reports (--format on
+    standard output or -o, plus --json, --junit-xml, --sarif, --markdown files). Exit 0 all
+    proved, 1 refuted, 3 unknown (or amendments that change nothing the model can see)."""
     from shahrazad.proofs.verify import verify as run_verify
     from shahrazad.proofs.verify import worst
 
     from .report.explain import write_explanations
-    from .report.jsondoc import verify_json
-    from .report.junit import verify_junit
-    from .report.markdown import verify_markdown
-    from .report.sarif import verify_sarif
-    from .report.text import verify_text
 
-    rulebook = _rulebook(rulebook_path, amendments)
-    known = {inv.id for inv in CATALOG}
-    for name in only:
-        if name not in known:
-            raise click.BadParameter(f"no invariant {name!r} (see shahrazad invariants)",
-                                     param_hint="--only")
+    targets = {fmt: output or "-"}
+    for kind, target in (("json", json_file), ("junit", junit_file), ("sarif", sarif_file),
+                         ("markdown", markdown_file)):
+        if target is None:
+            continue
+        if kind in targets and targets[kind] != target:
+            raise click.BadParameter(f"the {kind} report is asked for twice", param_hint=f"--{kind}")
+        targets[kind] = target
+    to_stdout = [kind for kind, target in targets.items() if target == "-"]
+    if len(to_stdout) > 1:
+        raise click.BadParameter(f"only one report can go to standard output, not "
+                                 f"{' and '.join(to_stdout)}; give the others a file",
+                                 param_hint="-o")
+    rulebook, loaded = _rules(rulebook_path, amendments)
+    _check_invariants(only)
     started = time.perf_counter()
-    with _Progress() as progress:
+    with _Progress("proving") as progress:
         results = run_verify(rulebook, list(only) or None, timeout=timeout, bound=bound,
                              jobs=jobs or os.cpu_count() or 1, minimise_cex=not no_minimise,
                              progress=progress, confirm=confirm)
@@ -252,47 +352,72 @@ def verify(rulebook_path: str | None, amendments: tuple[str, ...], fmt: str,
 
         from .report.semantic import diff_json, unseen_line
 
-        diff = semantic_diff(_rulebook(rulebook_path), rulebook, timeout=timeout,
-                             jobs=jobs or os.cpu_count() or 1)
+        with _Progress("comparing with the rules before the amendments") as progress:
+            diff = semantic_diff(_rulebook(rulebook_path), rulebook, timeout=timeout,
+                                 jobs=jobs or os.cpu_count() or 1, progress=progress)
         effect = diff_json(diff)
         if unseen(diff):
             flag, code = unseen_line(diff), 3
     wall = time.perf_counter() - started
-    source = rulebook_path or "official"
-    names = list(amendments)
     if explain_dir is not None:
-        write_explanations(results, Path(explain_dir))
-    if fmt == "json":
-        document = verify_json(results, source, names, wall)
-        if effect is not None:
-            document["amendment-effect"] = effect
-            document["exit-code"] = code
-        click.echo(json.dumps(document, indent=2, ensure_ascii=False))
-    elif fmt == "junit":
-        click.echo(verify_junit(results, source, wall), nl=False)
-    elif fmt == "sarif":
-        click.echo(verify_sarif(results, source, wall), nl=False)
-    elif fmt == "markdown":
-        click.echo(verify_markdown(results, source, names, wall), nl=False)
-    else:
-        click.echo(verify_text(results, source, names, wall, flag), nl=False)
-    if flag and fmt == "markdown":
-        click.echo(f"\n{flag}")
-    elif flag and fmt != "text":
+        write_explanations(results, Path(explain_dir), rulebook_path, list(amendments))
+    for kind, target in targets.items():
+        _emit(_verify_report(kind, results, rulebook, rulebook_path, loaded, wall, flag, effect,
+                             code), target)
+    if flag and not {"text", "markdown"} & set(to_stdout):
         click.echo(f"shahrazad: {flag}", err=True)
     raise click.exceptions.Exit(code)
 
 
+def _verify_report(kind: str, results: list[Any], rulebook: Rulebook, rulebook_path: str | None,
+                   amendments: list[Any], wall: float, flag: str, effect: Any,
+                   code: int) -> str:
+    """One report of a verification, as text."""
+    source = rulebook_path or "official"
+    names = [a.file for a in amendments]
+    if kind == "json":
+        from .report.jsondoc import verify_json
+
+        document = verify_json(results, source, names, wall)
+        if effect is not None:
+            document["amendment-effect"] = effect
+            document["exit-code"] = code
+        return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
+    if kind == "junit":
+        from .report.junit import verify_junit
+
+        return verify_junit(results, rulebook, amendments, wall, unseen=flag or None)
+    if kind == "sarif":
+        from .report.sarif import verify_sarif
+
+        return verify_sarif(results, rulebook, amendments, wall, unseen=flag or None)
+    if kind == "github":
+        from .report.github import verify_github
+
+        return verify_github(results, rulebook, amendments, unseen=flag or None)
+    if kind == "markdown":
+        from .report.markdown import verify_markdown
+
+        text = verify_markdown(results, source, names, wall)
+        return text + (f"\n{flag}\n" if flag else "")
+    from .report.text import verify_text
+
+    return verify_text(results, source, names, wall, flag)
+
+
 @cli.command()
-@click.option("--rulebook", "rulebook_path", type=click.Path(dir_okay=False), default=None)
+@RULEBOOK
+@AMENDMENTS
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
               show_default=True)
+@OUTPUT
 @click.option("--timeout", type=SECONDS, default=5.0, show_default=True)
 @click.option("--jobs", type=click.IntRange(min=1), default=None)
 @click.option("--clause", "clauses", multiple=True, help="Only this clause (repeatable).")
 @click.option("--removals-only", is_flag=True, help="Only remove each clause; change nothing.")
 @click.option("--every", is_flag=True, help="List every change, the caught ones too.")
-def protection(rulebook_path: str | None, fmt: str, timeout: float, jobs: int | None,
+def protection(rulebook_path: str | None, amendments: tuple[str, ...], fmt: str,
+               output: str | None, timeout: float, jobs: int | None,
                clauses: tuple[str, ...], removals_only: bool, every: bool) -> None:
     """Remove each clause, and change each parameter of each of its steps (destination,
     whose, position, face, mark, selection, numbers, choices), one at a time: which
@@ -302,28 +427,30 @@ def protection(rulebook_path: str | None, fmt: str, timeout: float, jobs: int | 
     from shahrazad.proofs.protection import protection as run
     from shahrazad.report.protection import exit_code, protection_json, protection_text
 
-    rulebook = _rulebook(rulebook_path)
-    unknown = [c for c in clauses if c not in rulebook.names()]
-    if unknown:
-        raise click.BadParameter(f"no clause {unknown[0]!r} in {rulebook.source}",
-                                 param_hint="--clause")
-    found = run(rulebook, timeout=timeout, jobs=jobs or os.cpu_count() or 1,
-                with_changes=not removals_only, only=list(clauses) or None)
+    rulebook = _rulebook(rulebook_path, amendments)
+    for name in clauses:
+        if name not in rulebook.names():
+            raise _unknown_name(name, rulebook.names(), "clause", "--clause", "shahrazad rules")
+    with _Progress("changing clauses") as progress:
+        found = run(rulebook, timeout=timeout, jobs=jobs or os.cpu_count() or 1,
+                    with_changes=not removals_only, only=list(clauses) or None,
+                    progress=progress)
     if fmt == "json":
-        click.echo(json.dumps(protection_json(found), indent=2, ensure_ascii=False))
+        _emit(json.dumps(protection_json(found), indent=2, ensure_ascii=False) + "\n", output)
     else:
-        click.echo(protection_text(found, rulebook, every), nl=False)
+        _emit(protection_text(found, rulebook, every), output)
     raise click.exceptions.Exit(exit_code(found))
 
 
 @cli.command("check-rules")
-@click.option("--rulebook", "rulebook_path", type=click.Path(dir_okay=False), default=None)
-@click.option("--amendment", "amendments", type=click.Path(dir_okay=False), multiple=True)
+@RULEBOOK
+@AMENDMENTS
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
               show_default=True)
+@OUTPUT
 @click.option("--timeout", type=SECONDS, default=5.0, show_default=True)
 def check_rules_command(rulebook_path: str | None, amendments: tuple[str, ...], fmt: str,
-                        timeout: float) -> None:
+                        output: str | None, timeout: float) -> None:
     """Checks on the rules themselves: permissions and prohibitions that contradict each
     other, dead clauses, vacuous invariants, cards without a destination. Each finding of
     the last three comes with a scenario. Exit 0 none, 1 findings, 3 unknown."""
@@ -333,20 +460,23 @@ def check_rules_command(rulebook_path: str | None, amendments: tuple[str, ...], 
     rulebook = _rulebook(rulebook_path, amendments)
     found = check_rules(rulebook, timeout=timeout)
     if fmt == "json":
-        click.echo(json.dumps({"schema": "shahrazad.check-rules/1", "checks": [
+        _emit(json.dumps({"schema": "shahrazad.check-rules/1", "checks": [
             {"check": f.check, "subject": f.subject, "status": f.status, "detail": f.detail,
              "scenario": scenario_data(f.scenario) if f.scenario and f.status != "ok" else None}
-            for f in found]}, indent=2, ensure_ascii=False))
+            for f in found]}, indent=2, ensure_ascii=False) + "\n", output)
     else:
+        lines = []
         for f in found:
             if f.status == "ok":
                 continue
-            click.echo(f"{f.status.upper()}: {f.check}: {f.subject}: {f.detail}")
+            lines.append(f"{f.status.upper()}: {f.check}: {f.subject}: {f.detail}")
             if f.scenario is not None:
-                click.echo("  " + dump_scenario(f.scenario).replace("\n", "\n  ").rstrip())
+                lines.append("  " + dump_scenario(f.scenario).replace("\n", "\n  ").rstrip())
         counts = {s: sum(f.status == s for f in found) for s in ("ok", "finding", "unknown",
                                                                    "fault")}
-        click.echo(f"{len(found)} checks: " + ", ".join(f"{n} {s}" for s, n in counts.items() if n))
+        lines.append(f"{len(found)} checks: "
+                     + ", ".join(f"{n} {s}" for s, n in counts.items() if n))
+        _emit("\n".join(lines) + "\n", output)
     statuses = {f.status for f in found}
     raise click.exceptions.Exit(1 if "finding" in statuses else
                                 3 if statuses & {"unknown", "fault"} else 0)
@@ -379,7 +509,7 @@ def history(folder: str, fmt: str, output: str | None, counterexamples: str | No
     wordings = load_history(folder)
     if not wordings:
         raise InputError("no wording file (*.toml with a [wording] table) here", file=folder)
-    with _Progress() as progress:
+    with _Progress("checking wordings") as progress:
         checked = check_history(wordings, timeout=timeout, jobs=jobs or os.cpu_count() or 1,
                                 progress=progress)
     files = counterexample_files(checked, Path(counterexamples or Path(folder) /
@@ -388,13 +518,7 @@ def history(folder: str, fmt: str, output: str | None, counterexamples: str | No
     text = (json.dumps(history_json(checked, files), indent=2, ensure_ascii=False) + "\n"
             if fmt == "json" else history_markdown(checked, files, where,
                                                     archived(archive) if archive else None))
-    if output:
-        try:
-            Path(output).write_text(text, encoding="utf-8")
-        except OSError as err:
-            raise InputError(f"cannot write: {err.strerror}", file=output) from None
-    else:
-        click.echo(text, nl=False)
+    _emit(text, output)
     undecided = any(c.unknown or c.faults or any(d.status == "unknown" for d in c.diff or [])
                     for c in checked)
     raise click.exceptions.Exit(1 if any(c.broken for c in checked) else 3 if undecided else 0)
@@ -404,7 +528,8 @@ def history(folder: str, fmt: str, output: str | None, counterexamples: str | No
 @click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True))
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
               show_default=True)
-def check_references_command(paths: tuple[str, ...], fmt: str) -> None:
+@OUTPUT
+def check_references_command(paths: tuple[str, ...], fmt: str, output: str | None) -> None:
     """Cross-references in rule texts (files, or folders searched for .txt in UTF-8, UTF-16
     or Windows-1252, and rulesraker .json): each must point to a rule that exists, the right
     one, with the right title; a range of sub-rules must not stop short. Exit 0 none wrong,
@@ -419,40 +544,75 @@ def check_references_command(paths: tuple[str, ...], fmt: str) -> None:
         raise InputError(f"no rule text found ({count(refs.files, '.txt or .json file')} read, "
                          "none with a numbered rule)", file=", ".join(paths))
     if fmt == "json":
-        click.echo(json.dumps({"schema": "shahrazad.references/1", "files": refs.files,
-                               "rules": refs.rules, "unrecognised": refs.unrecognised,
-                               "findings": [{"file": f.file, "line": f.line,
-                                             "problem": f.problem, "text": f.text}
-                                            for f in refs.findings]},
-                              indent=2, ensure_ascii=False))
+        _emit(json.dumps({"schema": "shahrazad.references/1", "files": refs.files,
+                          "rules": refs.rules, "unrecognised": refs.unrecognised,
+                          "findings": [{"file": f.file, "line": f.line,
+                                        "problem": f.problem, "text": f.text}
+                                       for f in refs.findings]},
+                         indent=2, ensure_ascii=False) + "\n", output)
     else:
-        for f in refs.findings:
-            click.echo(f.describe())
         unrecognised = (f" ({count(refs.unrecognised, 'file')} not recognised)"
                         if refs.unrecognised else "")
-        click.echo(f"checked {count(refs.rules, 'rule')} in {count(refs.files, 'file')}"
-                   f"{unrecognised}; {count(len(refs.findings), 'finding')}")
+        _emit("".join(f.describe() + "\n" for f in refs.findings)
+              + f"checked {count(refs.rules, 'rule')} in {count(refs.files, 'file')}"
+              f"{unrecognised}; {count(len(refs.findings), 'finding')}\n", output)
     raise click.exceptions.Exit(1 if refs.findings else 0)
 
 
 class _Progress:
-    """Progress of a long proof run on stderr, on a terminal only: `[done/total] status
-    obligation`, on one line that is wiped at the end."""
+    """Progress of a long command on standard error, with rich: what it is doing, a bar,
+    done/total, the time so far and the item just decided. Only on a terminal (nothing in a
+    pipe or a CI log, where the reports say it all); rich honours NO_COLOR. The bar is
+    wiped at the end."""
 
-    def __init__(self) -> None:
-        self.shown = sys.stderr.isatty()
+    def __init__(self, doing: str) -> None:
+        from rich.console import Console
+
+        self.doing = doing
+        self.console = Console(stderr=True)
+        self.bar: Any = None
+        self.task: Any = None
 
     def __enter__(self) -> _Progress:
+        if self.console.is_terminal:
+            from rich.progress import (
+                BarColumn,
+                MofNCompleteColumn,
+                Progress,
+                TextColumn,
+                TimeElapsedColumn,
+            )
+
+            self.bar = Progress(TextColumn("{task.description}"), BarColumn(),
+                                MofNCompleteColumn(), TimeElapsedColumn(),
+                                TextColumn("{task.fields[item]}"), console=self.console,
+                                transient=True)
+            self.bar.start()
         return self
 
-    def __call__(self, done: int, total: int, result: Any) -> None:
-        if self.shown:
-            click.echo(f"\r[{done}/{total}] {result.status.value:8} "
-                       f"{result.obligation.name:60.60}", err=True, nl=False)
+    def __call__(self, done: int, total: int, item: Any) -> None:
+        if self.bar is None:
+            return
+        if self.task is None:
+            self.task = self.bar.add_task(self.doing, total=total, item="")
+        self.bar.update(self.task, completed=done, total=total, item=_label(item))
 
     def __exit__(self, *_: object) -> None:
-        if self.shown:
-            click.echo("\r" + " " * 90 + "\r", err=True, nl=False)
+        if self.bar is not None:
+            self.bar.stop()
+
+
+def _label(item: Any) -> str:
+    """What a progress line names: an obligation, a clause's change, an event, a wording."""
+    if hasattr(item, "obligation"):
+        return f"{item.status.value} {item.obligation.name}"
+    for attribute in ("clause", "event", "wording", "name"):
+        value = getattr(item, attribute, None)
+        if isinstance(value, str):
+            return value
+        if value is not None and isinstance(getattr(value, "name", None), str):
+            return str(value.name)
+    return ""
 
 
 @cli.command()
@@ -461,10 +621,14 @@ class _Progress:
               help="The rulebook the amendment changes (default: the official one).")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
               show_default=True)
+@OUTPUT
+@click.option("--only", "only", multiple=True,
+              help="Only this invariant id (repeatable): the semantic diff still covers every "
+              "changed event.")
 @click.option("--timeout", type=SECONDS, default=5.0, show_default=True)
 @click.option("--jobs", type=click.IntRange(min=1), default=None)
-def amend(amendment: str, rulebook_path: str | None, fmt: str, timeout: float,
-          jobs: int | None) -> None:
+def amend(amendment: str, rulebook_path: str | None, fmt: str, output: str | None,
+          only: tuple[str, ...], timeout: float, jobs: int | None) -> None:
     """What an amendment changes: where the amended rules behave differently, event by event
     (a semantic diff, each difference with a reached situation and both outcomes side by
     side), and the invariants it breaks and repairs, each with a replayed scenario. Exit 1
@@ -481,16 +645,18 @@ def amend(amendment: str, rulebook_path: str | None, fmt: str, timeout: float,
     base = _rulebook(rulebook_path)
     loaded = load_amendment(amendment)
     amended = loaded.apply(base)
+    _check_invariants(only)
     workers = jobs or os.cpu_count() or 1
     # An event's transition depends only on that event's clauses: where the amendment
     # leaves them as they were, every verdict there is the base rulebook's.
     changed = {event for event in EVENTS if base.on(event) != amended.on(event)}
-    todo = list(obligations())
-    with _Progress() as progress:
+    todo = list(obligations(list(only) or None))
+    with _Progress("proving both rulebooks") as progress:
         found, redone = decide([(base, todo), (amended, [ob for ob in todo
                                                          if ob.event in changed])],
                                timeout=timeout, jobs=workers, progress=progress)
-    diff = semantic_diff(base, amended, timeout=timeout, jobs=workers)
+    with _Progress("comparing event by event") as progress:
+        diff = semantic_diff(base, amended, timeout=timeout, jobs=workers, progress=progress)
     before = {r.obligation.name: r for r in found}
     again = {r.obligation.name: r for r in redone}
     after = [again.get(r.obligation.name, r) for r in found]
@@ -505,31 +671,32 @@ def amend(amendment: str, rulebook_path: str | None, fmt: str, timeout: float,
     summary = {"replaces": [c.name for c in loaded.replace], "removes": loaded.remove,
                "adds": [a[0].name for a in loaded.add]}
     if fmt == "json":
-        click.echo(json.dumps({"schema": "shahrazad.amend/1", "amendment": amendment,
-                               "title": loaded.title, **summary, "changes": [
-                                   {"change": k, "invariant": r.obligation.invariant.id,
-                                    "event": r.obligation.event, "status": r.status.value,
-                                    "counterexample": scenario_data(r.counterexample)
-                                    if r.counterexample else None} for k, r in changes],
-                               "expected-breaks": loaded.breaks,
-                               "semantic-diff": diff_json(diff, bool(changes))},
-                              indent=2, ensure_ascii=False))
+        _emit(json.dumps({"schema": "shahrazad.amend/1", "amendment": loaded.file,
+                          "title": loaded.title, **summary, "only": list(only), "changes": [
+                              {"change": k, "invariant": r.obligation.invariant.id,
+                               "event": r.obligation.event, "status": r.status.value,
+                               "counterexample": scenario_data(r.counterexample)
+                               if r.counterexample else None} for k, r in changes],
+                          "expected-breaks": loaded.breaks,
+                          "semantic-diff": diff_json(diff, bool(changes))},
+                         indent=2, ensure_ascii=False) + "\n", output)
     else:
-        click.echo(f"{loaded.title}\n  replaces: {', '.join(summary['replaces']) or '-'}; "
-                   f"removes: {', '.join(loaded.remove) or '-'}; adds: "
-                   f"{', '.join(summary['adds']) or '-'}\n")
-        click.echo("\n".join(diff_text(diff, rulebook_path or "the official rules",
-                                     bool(changes))))
+        lines = [f"{loaded.title}\n  replaces: {', '.join(summary['replaces']) or '-'}; "
+                 f"removes: {', '.join(loaded.remove) or '-'}; adds: "
+                 f"{', '.join(summary['adds']) or '-'}\n"]
+        lines += diff_text(diff, rulebook_path or "the official rules", bool(changes))
         if not changes and not unseen(diff):
-            click.echo("\nchanges no verdict of the catalog")
+            lines.append("\nchanges no verdict of the catalog"
+                         + (f" (of {', '.join(only)})" if only else ""))
         for kind, r in changes:
-            click.echo(f"\n{kind.upper()}: {r.obligation.name}")
+            lines.append(f"\n{kind.upper()}: {r.obligation.name}")
             if r.status == Status.REFUTED:
-                click.echo("\n".join(explain(r)))
-        missing = [b for b in loaded.breaks
-                   if not any(r.obligation.invariant.id == b and k == "breaks" for k, r in changes)]
+                lines += explain(r)
+        missing = [b for b in loaded.breaks if (not only or b in only) and
+                   not any(r.obligation.invariant.id == b and k == "breaks" for k, r in changes)]
         if missing:
-            click.echo(f"\nexpected to break but does not: {', '.join(missing)}")
+            lines.append(f"\nexpected to break but does not: {', '.join(missing)}")
+        _emit("\n".join(lines) + "\n", output)
     if any(k == "breaks" for k, _ in changes):
         raise click.exceptions.Exit(1)
     undecided = any(d.status == "unknown" for d in diff) or any(
@@ -540,44 +707,51 @@ def amend(amendment: str, rulebook_path: str | None, fmt: str, timeout: float,
 @cli.command()
 @click.option("--format", "fmt", type=click.Choice(["text", "json", "markdown"]), default="text",
               show_default=True)
-def invariants(fmt: str) -> None:
+@OUTPUT
+def invariants(fmt: str, output: str | None) -> None:
     """List the invariant catalog: id, statement, clauses, events, and the formula."""
     from shahrazad.invariants.catalog import CATALOG
 
     from .report.catalog import invariants_markdown
 
     if fmt == "markdown":
-        click.echo(invariants_markdown(CATALOG), nl=False)
+        _emit(invariants_markdown(CATALOG), output)
         return
 
     if fmt == "json":
-        click.echo(json.dumps({"schema": "shahrazad.invariants/1", "invariant": [
+        _emit(json.dumps({"schema": "shahrazad.invariants/1", "invariant": [
             {"id": i.id, "kind": i.kind, "statement": i.statement, "clauses": list(i.clauses),
              "events": list(i.events), "bounded": i.bounded, "formula": str(i.term)}
-            for i in CATALOG]}, indent=2, ensure_ascii=False))
+            for i in CATALOG]}, indent=2, ensure_ascii=False) + "\n", output)
         return
-    for inv in CATALOG:
-        bounded = " (bounded)" if inv.bounded else ""
-        click.echo(f"{inv.id}{bounded}  [{', '.join(inv.clauses)}]\n  {inv.statement}\n"
-                   f"  at: {', '.join(inv.events)}\n  {inv.term}\n")
+    _emit("".join(f"{inv.id}{' (bounded)' if inv.bounded else ''}  [{', '.join(inv.clauses)}]"
+                  f"\n  {inv.statement}\n  at: {', '.join(inv.events)}\n  {inv.term}\n\n"
+                  for inv in CATALOG), output)
 
 
 @cli.command()
-@click.option("--rulebook", "rulebook_path", type=click.Path(dir_okay=False), default=None)
+@RULEBOOK
+@AMENDMENTS
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
               show_default=True)
-def rules(rulebook_path: str | None, fmt: str) -> None:
-    """List the rulebook's clauses: stable name, CR number per edition, summary, steps."""
-    rulebook = _rulebook(rulebook_path)
+@OUTPUT
+def rules(rulebook_path: str | None, amendments: tuple[str, ...], fmt: str,
+          output: str | None) -> None:
+    """List the rulebook's clauses (as amended): stable name, CR number per edition,
+    summary, steps."""
+    rulebook = _rulebook(rulebook_path, amendments)
     if fmt == "json":
-        click.echo(json.dumps({"schema": "shahrazad.rulebook/1", **rulebook.as_data()}, indent=2))
+        _emit(json.dumps({"schema": "shahrazad.rulebook/1", **rulebook.as_data()}, indent=2)
+              + "\n", output)
         return
-    click.echo(f"{rulebook.title} ({len(rulebook)} clauses; editions {', '.join(rulebook.editions)})")
+    lines = [f"{rulebook.title} ({len(rulebook)} clauses; editions "
+             f"{', '.join(rulebook.editions)})"
+             + (f", amended by {', '.join(amendments)}" if amendments else "")]
     for clause in rulebook:
         numbers = " / ".join(f"{clause.cr[e]} ({e})" for e in sorted(clause.cr))
-        click.echo(f"\n{clause.name}  [{numbers}]  on {clause.on}\n  {clause.summary}")
-        for step in clause.steps:
-            click.echo(f"    - {step.describe()}")
+        lines.append(f"\n{clause.name}  [{numbers}]  on {clause.on}\n  {clause.summary}")
+        lines += [f"    - {step.describe()}" for step in clause.steps]
+    _emit("\n".join(lines) + "\n", output)
 
 
 def _engine_commands() -> None:

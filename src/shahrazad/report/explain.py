@@ -5,8 +5,13 @@ pictures of the situation before and after the event."""
 
 from __future__ import annotations
 
+import os
+from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 
+from shahrazad.model.inputs import STDIN
+from shahrazad.model.scenario import Scenario
 from shahrazad.proofs.verify import Result, Status
 
 from .simulate import situation_text
@@ -33,11 +38,29 @@ def explain(result: Result) -> list[str]:
     return lines
 
 
-def write_explanations(results: list[Result], folder: Path) -> list[Path]:
+def record_rules(scenario: Scenario, folder: Path, rulebook: str | None,
+                 amendments: Sequence[str]) -> Scenario:
+    """The scenario, recording the rulebook and amendment files it runs under, as paths
+    relative to `folder` (where it is written). Standard input (`-`) cannot be recorded."""
+
+    def relative(path: str) -> str:
+        return Path(os.path.relpath(Path(path).resolve(), folder.resolve())).as_posix()
+
+    return replace(scenario, rulebook=relative(rulebook) if rulebook not in (None, STDIN) else None,
+                   amendments=[relative(a) for a in amendments if a != STDIN])
+
+
+def write_explanations(results: list[Result], folder: Path, rulebook: str | None = None,
+                       amendments: Sequence[str] = ()) -> list[Path]:
     """For each counterexample: the scenario, its reaching trace (`STEM.trace.toml`, from a
-    game's beginning), and pictures before and after the event."""
+    game's beginning), and pictures before and after the event. Both scenarios record the
+    rulebook and amendments they were found under, so that `shahrazad simulate` replays
+    them under the same rules."""
     from shahrazad.model.graph import render, to_dot
     from shahrazad.model.scenario import write_scenario
+
+    def recorded(scenario: Scenario) -> Scenario:
+        return record_rules(scenario, folder, rulebook, amendments)
 
     written: list[Path] = []
     folder.mkdir(parents=True, exist_ok=True)
@@ -46,11 +69,11 @@ def write_explanations(results: list[Result], folder: Path) -> list[Path]:
             continue
         stem = f"{r.obligation.invariant.id}@{r.obligation.event}"
         path = folder / f"{stem}.toml"
-        write_scenario(r.counterexample, path)
+        write_scenario(recorded(r.counterexample), path)
         written.append(path)
         if r.trace is not None:
             trace_path = folder / f"{stem}.trace.toml"
-            write_scenario(r.trace, trace_path)
+            write_scenario(recorded(r.trace), trace_path)
             written.append(trace_path)
         states = [("before", r.counterexample.situation)]
         if r.replay is not None and r.replay.outcome is not None:

@@ -20,9 +20,11 @@ RULE_TITLES = {"subgames": "Subgames", "restart": "Restarting the Game"}
 
 
 def counterexample_files(checked: list[Checked], folder: Path) -> dict[tuple[str, str], Path]:
-    """Write each broken promise's reaching trace (a scenario from a game's beginning, for
-    `shahrazad simulate --amendment WORDING`) into `folder`; (wording file, invariant) ->
-    the file written."""
+    """Write each broken promise's reaching trace (a scenario from a game's beginning, which
+    records its wording as its amendment: `shahrazad simulate` replays it under it) into
+    `folder`; (wording file, invariant) -> the file written."""
+    from .explain import record_rules
+
     folder.mkdir(parents=True, exist_ok=True)
     written: dict[tuple[str, str], Path] = {}
     for c in checked:
@@ -32,7 +34,8 @@ def counterexample_files(checked: list[Checked], folder: Path) -> dict[tuple[str
             if scenario is None:
                 continue
             path = folder / f"{stem}.{inv}.toml"
-            path.write_text(dump_scenario(scenario), encoding="utf-8")
+            path.write_text(dump_scenario(record_rules(scenario, folder, None,
+                                                       [c.wording.file])), encoding="utf-8")
             written[(c.wording.file, inv)] = path
     return written
 

@@ -1,0 +1,170 @@
+"""The rules manager's loop on the command line (issue 11): one proof run writing several
+reports, `--amendment` on every command that reads a rulebook, `amend --only`, "did you
+mean", `-o FILE` and `-` for standard input, and progress only on a terminal."""
+
+from __future__ import annotations
+
+import io
+import json
+import sys
+from pathlib import Path
+from typing import Any
+from xml.etree import ElementTree as ET
+
+import pytest
+
+from shahrazad import cli
+from shahrazad.cli import main
+
+ROOT = Path(__file__).resolve().parent.parent
+BREAKS_COMMANDERS = str(ROOT / "examples" / "amendments" / "728.5c-forgotten.toml")
+SCENARIO = ROOT / "examples" / "subgame.end.commander.toml"
+
+
+def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    code = main(list(args))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_one_proof_run_writes_every_report(capsys: pytest.CaptureFixture[str], tmp_path: Path,
+                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    from shahrazad.proofs import verify as proofs
+
+    runs: list[int] = []
+    real = proofs.verify
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        runs.append(1)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(proofs, "verify", counted)
+    files = {kind: tmp_path / f"report.{kind}" for kind in ("json", "xml", "sarif", "md")}
+    code, out, _ = run(capsys, "verify", "--amendment", BREAKS_COMMANDERS, "--only",
+                       "end.commanders-return", "--json", str(files["json"]), "--junit-xml",
+                       str(files["xml"]), "--sarif", str(files["sarif"]), "--markdown",
+                       str(files["md"]))
+    assert code == 1 and len(runs) == 1
+    assert "refuted" in out and "end.commanders-return" in out  # the text report, on stdout
+    document = json.loads(files["json"].read_text())
+    assert document["summary"] == {"refuted": 1} and document["exit-code"] == 1
+    suite = ET.parse(files["xml"]).getroot().iter("testsuite").__next__()
+    assert suite.get("failures") == "1" and suite.get("tests") == "1"
+    sarif = json.loads(files["sarif"].read_text())
+    assert [r["ruleId"] for r in sarif["runs"][0]["results"]] == ["end.commanders-return"]
+    assert "# shahrazad verify" in files["md"].read_text()
+
+
+def test_format_and_output_file(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    target = tmp_path / "out.json"
+    code, out, _ = run(capsys, "verify", "--only", "end.cards-conserved", "--format", "json",
+                       "-o", str(target))
+    assert code == 0 and out == ""
+    assert json.loads(target.read_text())["summary"] == {"proved": 1}
+
+
+def test_two_reports_on_standard_output_are_refused(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(capsys, "verify", "--only", "end.cards-conserved", "--json", "-")
+    assert code == 2 and out == ""
+    assert err.count("\n") == 1 and "only one report can go to standard output" in err
+
+
+def test_github_annotations(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "verify", "--amendment", BREAKS_COMMANDERS, "--only",
+                       "end.commanders-return", "--format", "github")
+    assert code == 1
+    errors = [line for line in out.splitlines() if line.startswith("::error ")]
+    assert len(errors) == 1 and "728.5c-forgotten.toml" in errors[0]
+
+
+@pytest.mark.parametrize(("args", "guess"), [
+    (["verify", "--only", "end.commander-return"], "did you mean 'end.commanders-return'?"),
+    (["amend", BREAKS_COMMANDERS, "--only", "end.cards-conserve"],
+     "did you mean 'end.cards-conserved'?"),
+    (["protection", "--clause", "subgame.end.comander"], "did you mean 'subgame.end.commander'?"),
+])
+def test_did_you_mean(capsys: pytest.CaptureFixture[str], args: list[str], guess: str) -> None:
+    code, out, err = run(capsys, *args)
+    assert code == 2 and out == "" and err.count("\n") == 1
+    assert guess in err
+
+
+def test_nothing_close_names_where_to_look(capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run(capsys, "verify", "--only", "zzz")
+    assert code == 2 and "no invariant 'zzz' (see shahrazad invariants)" in err
+
+
+def test_amend_only(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "amend", BREAKS_COMMANDERS, "--only", "end.commanders-return",
+                       "--format", "json")
+    assert code == 1
+    document = json.loads(out)
+    assert document["only"] == ["end.commanders-return"]
+    assert {c["invariant"] for c in document["changes"]} == {"end.commanders-return"}
+    assert document["semantic-diff"]  # the diff still covers the changed events
+
+
+def test_rules_with_an_amendment(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    code, official, _ = run(capsys, "rules")
+    assert code == 0 and "subgame.end.commander " in official
+    target = tmp_path / "rules.txt"
+    code, out, _ = run(capsys, "rules", "--amendment", BREAKS_COMMANDERS, "-o", str(target))
+    amended = target.read_text()
+    assert code == 0 and out == ""
+    assert "subgame.end.commander " not in amended and "amended by" in amended
+
+
+def test_graph_with_an_amendment(capsys: pytest.CaptureFixture[str]) -> None:
+    last = "1"  # examples/subgame.end.commander.toml: the subgame ends
+    code, official, _ = run(capsys, "graph", str(SCENARIO), "--after", last)
+    assert code == 0
+    code, amended, _ = run(capsys, "graph", str(SCENARIO), "--after", last, "--amendment",
+                           BREAKS_COMMANDERS)
+    assert code == 0 and amended != official  # the commander went elsewhere
+
+
+def test_simulate_reads_standard_input(capsys: pytest.CaptureFixture[str],
+                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    code, expected, _ = run(capsys, "simulate", str(SCENARIO), "--format", "json")
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(SCENARIO.read_bytes())))
+    code, out, _ = run(capsys, "simulate", "-", "--format", "json")
+    assert code == 0
+    assert json.loads(out)["scenario"] == "<stdin>"
+    assert {k: v for k, v in json.loads(out).items() if k != "scenario"} == \
+        {k: v for k, v in json.loads(expected).items() if k != "scenario"}
+
+
+def test_bad_standard_input_names_it(capsys: pytest.CaptureFixture[str],
+                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(b"players = [\n")))
+    code, out, err = run(capsys, "simulate", "-")
+    assert code == 2 and out == "" and err.startswith("shahrazad: <stdin>:")
+
+
+def test_unwritable_output_is_one_line(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    code, _, err = run(capsys, "invariants", "-o", str(tmp_path / "no" / "such" / "file"))
+    assert code == 2 and err.count("\n") == 1 and "cannot write" in err
+
+
+class _Result:
+    class obligation:  # noqa: N801 - the shape of proofs.verify.Result
+        name = "end.cards-conserved@end-subgame"
+
+    class status:  # noqa: N801
+        value = "proved"
+
+
+def test_progress_shows_only_on_a_terminal() -> None:
+    from rich.console import Console
+
+    quiet = cli._Progress("proving")
+    quiet.console = Console(file=io.StringIO(), force_terminal=False)
+    with quiet as progress:
+        progress(1, 2, _Result())
+    assert quiet.bar is None and quiet.console.file.getvalue() == ""  # type: ignore[attr-defined]
+    shown = cli._Progress("proving")
+    shown.console = Console(file=io.StringIO(), force_terminal=True, width=120)
+    with shown as progress:
+        progress(1, 2, _Result())
+        assert shown.bar.tasks[0].completed == 1 and shown.bar.tasks[0].total == 2
+        assert shown.bar.tasks[0].fields["item"] == "proved end.cards-conserved@end-subgame"
