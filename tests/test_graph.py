@@ -91,7 +91,7 @@ def test_tree_faults_are_named() -> None:
 # ---- the picture: legend, players, nesting, determinism, escaping, long zones ---------------
 
 ROOT = Path(__file__).resolve().parent.parent
-THREE = ROOT / "examples" / "subgame.end.return-cards.three-levels.toml"
+THREE = ROOT / "examples" / "pictures" / "three-levels.toml"
 HOSTILE = 'a<b&"c'
 needs_dot = pytest.mark.skipif(shutil.which("dot") is None,
                                reason="Graphviz's dot is not installed")
