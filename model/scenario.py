@@ -36,7 +36,7 @@ from .state import EndedGame, Game, Result, Situation, Trigger
 
 SCHEMA = "shahrazad.scenario/1"
 NAME_PATTERN = r"^[A-Za-z0-9_.+-]+$"  # ids and player names
-_NAME = re.compile(NAME_PATTERN)
+_NAME = re.compile(NAME_PATTERN.removesuffix("$") + r"\Z")  # Python's $ allows a final newline
 
 
 @dataclass
@@ -730,3 +730,24 @@ def write_scenario(scenario: Scenario, path: str | Path) -> None:
     p = Path(path)
     p.write_text(dump_scenario(scenario, "json" if p.suffix == ".json" else "toml"),
                  encoding="utf-8")
+
+
+def read_scenario_data(data: Any, *, file: str, text: str = "", fmt: str = "toml",
+                       check: StructureCheck | None = None) -> Scenario:
+    """Read scenario data that is already parsed: a scenario that is part of a larger file
+    (a recorded trace of `shahrazad conform`, whose situations are scenario tables).
+
+    Errors name `file` and the line found in `text`, the text the data was read from
+    (`fmt` "toml" or "json"), where lines belonging to other parts may be blanked out so
+    that none of them is named; see `parse_scenario` for `check`."""
+    if not isinstance(data, dict):
+        raise _fail(file, None, "a scenario is a table (a JSON object)")
+    where = _Where(text, fmt == "json")
+    scenario = _Reader(data, file, where).read()
+    if check is not None:
+        faults = check(scenario.situation)
+        if faults:
+            more = f" (and {len(faults) - 1} more)" if len(faults) > 1 else ""
+            raise _fail(file, _line_of_fault(where, scenario.situation, faults[0]),
+                        f"the situation is not one the rules allow: {faults[0]}{more}")
+    return scenario

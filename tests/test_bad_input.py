@@ -75,3 +75,13 @@ def test_simulate_refuses_a_situation_the_model_calls_invalid(
     err = capsys.readouterr().err
     assert err.startswith(f"shahrazad: {path}:7: the situation is not one the rules allow: ")
     assert "400.11" in err and err.count("\n") == 1
+
+
+def test_a_name_ending_in_a_newline_is_refused(tmp_path: Path,
+                                                capsys: pytest.CaptureFixture[str]) -> None:
+    """Python's `$` matches before a final newline; a name must not end in one (the JSON
+    Schema's pattern refuses it too)."""
+    path = tmp_path / "s.json"
+    path.write_text('{"players": ["Ann\\n", "Bob"], "game": [{"id": "main"}]}')
+    assert main(["simulate", str(path)]) == 2
+    assert "players must be a non-empty list of names" in capsys.readouterr().err
