@@ -205,6 +205,9 @@ class Clause:
     on: str
     steps: tuple[Step, ...]
     line: int | None = None
+    # The file the clause was read from (a rulebook or an amendment), for reports that
+    # point at it; not part of what the clause says, so two rulebooks compare as before.
+    file: str | None = field(default=None, compare=False)
 
     def cite(self, edition: str | None = None) -> str:
         """The CR number in `edition`, or in the newest edition known."""

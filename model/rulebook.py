@@ -195,7 +195,7 @@ def parse_clause(data: Any, *, file: str, text: str = "", index: int = 0,
             raise InputError(f"{where}: {err}", file=file,
                              line=_line_of_key(text, line, err.key)) from None
     return Clause(name=name, cr=dict(cr), summary=summary.strip(), on=on, steps=tuple(steps),
-                  line=line)
+                  line=line, file=file)
 
 
 def parse_rulebook(text: str, *, file: str) -> Rulebook:
@@ -230,10 +230,15 @@ def parse_rulebook(text: str, *, file: str) -> Rulebook:
 
 
 def load_rulebook(path: str | Path | None = None) -> Rulebook:
-    """The rulebook at `path`, or the official one shipped in the package."""
+    """The rulebook at `path`, or the official one shipped in the package (its `source`
+    is `<official>`; its clauses' `file` is the packaged `rulebook.toml`'s real path, for
+    reports that point at a clause)."""
     if path is None:
-        text = resources.files(__package__).joinpath(OFFICIAL_NAME).read_text(encoding="utf-8")
-        return parse_rulebook(text, file=OFFICIAL_NAME)
+        packaged = resources.files(__package__).joinpath(OFFICIAL_NAME)
+        rulebook = parse_rulebook(packaged.read_text(encoding="utf-8"), file=OFFICIAL_NAME)
+        real = str(packaged) if isinstance(packaged, Path) else None  # None: inside a zip
+        return replace(rulebook, source="<official>",
+                       clauses=tuple(replace(c, file=real) for c in rulebook.clauses))
     return parse_rulebook(read_text(path), file=str(path))
 
 

@@ -46,6 +46,9 @@ class Amendment:
     remove: list[str] = field(default_factory=list)
     add: list[tuple[Any, str | None, str | None]] = field(default_factory=list)
     breaks: list[str] = field(default_factory=list)
+    # The line of each [[remove]]'s name in the file, so that a report can point at it
+    # (replaced and added clauses carry their own `line` and `file`).
+    remove_lines: dict[str, int] = field(default_factory=dict)
 
     def apply(self, rulebook: Rulebook) -> Rulebook:
         names = set(rulebook.names())
@@ -57,7 +60,7 @@ class Amendment:
         for name in self.remove:
             if name not in rulebook.names():
                 raise InputError(f"remove: no clause {name!r} in the rulebook", file=self.file,
-                                 line=_line_of(self.file, name))
+                                 line=self.remove_lines.get(name) or _line_of(self.file, name))
             rulebook = rulebook.remove(name)
         for clause, after, before in self.add:
             if clause.name in rulebook.names():
@@ -82,6 +85,36 @@ def _line_of(file: str, name: str) -> int | None:
     return None
 
 
+def _name_lines(text: str, key: str, names: list[object]) -> list[int | None]:
+    """The line of each `[[key]]` table's `name = "..."`, in the order of `names` (the
+    tables' names as read), so that a name that two tables share (a clause removed, then
+    added again) points at each table's own line. None where it cannot be found."""
+    rows = text.splitlines()
+    heads = [n for n, row in enumerate(rows, 1)
+             if re.match(rf"\s*\[\[\s*{re.escape(key)}\s*\]\]", row)]
+    out: list[int | None] = []
+    for index, name in enumerate(names):
+        found = None
+        if isinstance(name, str) and index < len(heads):
+            end = heads[index + 1] if index + 1 < len(heads) else len(rows) + 1
+            pattern = re.compile(rf'\s*name\s*=\s*"{re.escape(name)}"')
+            for number in range(heads[index], end):
+                if number > heads[index] and re.match(r"\s*\[", rows[number - 1]):
+                    break  # the next table, of another kind
+                if pattern.match(rows[number - 1]):
+                    found = number
+                    break
+        out.append(found)
+    return out
+
+
+def _quoted(text: str, name: object) -> int | None:
+    """The first line where `name` is written as a string (a table written inline)."""
+    if not isinstance(name, str):
+        return None
+    return next((n for n, row in enumerate(text.splitlines(), 1) if f'"{name}"' in row), None)
+
+
 def parse_amendment(text: str, *, file: str, also: tuple[str, ...] = (),
                     may_be_empty: bool = False) -> Amendment:
     """The amendment in `text`. `also` names further top-level keys that a richer format
@@ -102,23 +135,29 @@ def parse_amendment(text: str, *, file: str, also: tuple[str, ...] = (),
     if not isinstance(breaks, list) or not all(isinstance(b, str) for b in breaks):
         raise InputError("breaks must be a list of invariant ids", file=file)
     amendment.breaks = list(breaks)
-    for i, raw in enumerate(_tables(data, "replace", file)):
-        amendment.replace.append(parse_clause(raw, file=file, text=text, index=i,
-                                              line=lines.get(str(raw.get("name")))))
-    for raw in _tables(data, "remove", file):
+    def line_of(key: str, tables: list[dict[str, Any]]) -> list[int | None]:
+        own = _name_lines(text, key, [t.get("name") for t in tables])
+        return [at or lines.get(str(t.get("name"))) or _quoted(text, t.get("name"))
+                for at, t in zip(own, tables, strict=True)]
+
+    replaced = _tables(data, "replace", file)
+    for i, (raw, line) in enumerate(zip(replaced, line_of("replace", replaced), strict=True)):
+        amendment.replace.append(parse_clause(raw, file=file, text=text, index=i, line=line))
+    removed = _tables(data, "remove", file)
+    for raw, line in zip(removed, line_of("remove", removed), strict=True):
         name = raw.get("name")
         if set(raw) != {"name"} or not isinstance(name, str):
-            raise InputError("a [[remove]] has exactly one key, name", file=file,
-                             line=lines.get(str(name)))
+            raise InputError("a [[remove]] has exactly one key, name", file=file, line=line)
         amendment.remove.append(name)
-    for i, raw in enumerate(_tables(data, "add", file)):
+        if line is not None:
+            amendment.remove_lines.setdefault(name, line)
+    added = _tables(data, "add", file)
+    for i, (raw, line) in enumerate(zip(added, line_of("add", added), strict=True)):
         raw = dict(raw)
         after, before = raw.pop("after", None), raw.pop("before", None)
         if after is not None and before is not None:
-            raise InputError("an [[add]] takes after or before, not both", file=file,
-                             line=lines.get(str(raw.get("name"))))
-        clause = parse_clause(raw, file=file, text=text, index=i,
-                              line=lines.get(str(raw.get("name"))))
+            raise InputError("an [[add]] takes after or before, not both", file=file, line=line)
+        clause = parse_clause(raw, file=file, text=text, index=i, line=line)
         amendment.add.append((clause, after, before))
     if not (amendment.replace or amendment.remove or amendment.add or may_be_empty):
         raise InputError("an amendment needs at least one [[replace]], [[remove]] or [[add]]",

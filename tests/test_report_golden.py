@@ -40,8 +40,8 @@ VERIFY: dict[str, Callable[[list[Result]], str]] = {
     "verify.txt": lambda results: verify_text(results, "official", []),
     "verify.json": lambda results: json.dumps(verify_json(results, "official", []), indent=2,
                                               ensure_ascii=False) + "\n",
-    "verify.junit.xml": lambda results: verify_junit(results, "official"),
-    "verify.sarif.json": lambda results: verify_sarif(results, "official"),
+    "verify.junit.xml": lambda results: verify_junit(results, official(), []),
+    "verify.sarif.json": lambda results: verify_sarif(results, official(), []),
     "verify.md": lambda results: verify_markdown(results, "official", []),
 }
 
