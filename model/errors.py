@@ -7,6 +7,9 @@ turns both into one line on stderr and exit code 2; neither ever shows a traceba
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from difflib import get_close_matches
+
 
 class ShahrazadError(Exception):
     """Base of every error the tool reports to a user in one line."""
@@ -34,3 +37,9 @@ class IllegalEvent(ShahrazadError):
         self.rule = rule
         self.message = message
         super().__init__(f"{message} ({rule})" if rule else message)
+
+
+def did_you_mean(name: str, known: Iterable[str]) -> str:
+    """`; did you mean 'X'?` for the known name closest to a mistyped one, or ""."""
+    close = get_close_matches(name, sorted(known), n=1, cutoff=0.6)
+    return f"; did you mean {close[0]!r}?" if close else ""

@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from shahrazad.model.errors import InputError
+from shahrazad.model.errors import InputError, did_you_mean
 from shahrazad.model.inputs import parse_toml, read_text
 from shahrazad.model.rulebook import Rulebook, _clause_lines, parse_clause
 
@@ -54,12 +54,14 @@ class Amendment:
         names = set(rulebook.names())
         for clause in self.replace:
             if clause.name not in names:
-                raise InputError(f"replace: no clause {clause.name!r} in the rulebook",
+                raise InputError(f"replace: no clause {clause.name!r} in the rulebook"
+                                 + did_you_mean(clause.name, names),
                                  file=self.file, line=clause.line)
             rulebook = rulebook.replace(clause)
         for name in self.remove:
             if name not in rulebook.names():
-                raise InputError(f"remove: no clause {name!r} in the rulebook", file=self.file,
+                raise InputError(f"remove: no clause {name!r} in the rulebook"
+                                 + did_you_mean(name, rulebook.names()), file=self.file,
                                  line=self.remove_lines.get(name) or _line_of(self.file, name))
             rulebook = rulebook.remove(name)
         for clause, after, before in self.add:
@@ -68,7 +70,8 @@ class Amendment:
                                  file=self.file, line=clause.line)
             for anchor in (after, before):
                 if anchor is not None and anchor not in rulebook.names():
-                    raise InputError(f"add: no clause {anchor!r} to place {clause.name!r} next to",
+                    raise InputError(f"add: no clause {anchor!r} to place {clause.name!r} next to"
+                                     + did_you_mean(anchor, rulebook.names()),
                                      file=self.file, line=clause.line)
             rulebook = rulebook.add(clause, after=after, before=before)
         return rulebook

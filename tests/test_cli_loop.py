@@ -168,3 +168,12 @@ def test_progress_shows_only_on_a_terminal() -> None:
         progress(1, 2, _Result())
         assert shown.bar.tasks[0].completed == 1 and shown.bar.tasks[0].total == 2
         assert shown.bar.tasks[0].fields["item"] == "proved end.cards-conserved@end-subgame"
+
+
+def test_did_you_mean_in_an_amendment(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    amendment = tmp_path / "typo.toml"
+    amendment.write_text('title = "a typo"\n\n[[remove]]\nname = "subgame.end.comander"\n')
+    code, out, err = run(capsys, "rules", "--amendment", str(amendment))
+    assert code == 2 and out == "" and err.count("\n") == 1
+    assert f"{amendment}:4: remove: no clause 'subgame.end.comander' in the rulebook; " \
+        "did you mean 'subgame.end.commander'?" in err

@@ -18,7 +18,7 @@ import click
 
 from shahrazad.invariants.structure import problems
 from shahrazad.model.choices import SeededChooser, enumerate_outcomes
-from shahrazad.model.errors import IllegalEvent, InputError, ShahrazadError
+from shahrazad.model.errors import IllegalEvent, InputError, ShahrazadError, did_you_mean
 from shahrazad.model.inputs import STDIN_NAME
 from shahrazad.model.interpreter import Interpreter
 from shahrazad.model.rulebook import Rulebook, load_rulebook
@@ -68,10 +68,7 @@ def _rules(path: str | None, amendments: tuple[str, ...] = ()) -> tuple[Rulebook
 
 def _unknown_name(name: str, known: Any, what: str, hint: str, see: str) -> click.BadParameter:
     """A mistyped name: the error says which known name is closest ("did you mean")."""
-    from difflib import get_close_matches
-
-    close = get_close_matches(name, sorted(known), n=1, cutoff=0.6)
-    guess = f"; did you mean {close[0]!r}?" if close else f" (see {see})"
+    guess = did_you_mean(name, known) or f" (see {see})"
     return click.BadParameter(f"no {what} {name!r}{guess}", param_hint=hint)
 
 
