@@ -45,6 +45,9 @@ class ScriptedChooser:
         return value
 
 
+SHUFFLE_WHY = "shuffle "  # how a shuffle's choices begin their `why`: "shuffle sub1/library/Ann"
+
+
 def shuffle(items: list[T], chooser: Chooser, why: str) -> list[T]:
     """A uniform shuffle (Fisher-Yates) whose every swap is a choice of `chooser`."""
     out = list(items)

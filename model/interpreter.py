@@ -128,6 +128,21 @@ class Interpreter:
         many times. Raises `IllegalEvent`, citing the rule where one applies, when the
         situation does not allow the event: no single active game, an argument that names
         no player or object of the active game, or a rulebook that does not permit it.
+
+        Random acts (shuffles, CR 701.24; a subgame's random starting player, CR 728.2) are
+        picked by this interpreter's chooser, so the result is one of the outcomes the rules
+        allow: the same for the same seed of a `SeededChooser`. To compare an engine's
+        result with the rules, ask for all of them (`model.outcomes.allowed_outcomes`, or
+        `first_divergence` for the first difference and the clause behind it).
+
+        >>> from shahrazad.model.events import Event
+        >>> from shahrazad.model.scenario import parse_scenario
+        >>> s = parse_scenario('players = ["Ann", "Bob"]\\n[[game]]\\nid = "main"\\n',
+        ...                    file="s.toml").situation
+        >>> after = Interpreter().step(s, Event("counter", {"player": "Ann", "kind": "poison",
+        ...                                                 "add": 2})).situation
+        >>> after.counters_of("main", "Ann")
+        {'poison': 2}
         """
         with _without_cycle_collection():
             outcome = Outcome(situation.copy(), [])
