@@ -55,6 +55,7 @@ from .lang import (
     pre,
     result,
     role,
+    stage,
     then_battlefield,
     zone,
 )
@@ -460,6 +461,12 @@ _EVENT: list[tuple[str, str, tuple[str, ...], str, Callable[[], Term]]] = [
      lambda: forall(p, implies(post.plays(SUB, p),
                                iff(post.doomed(SUB, p),
                                    lt(post.library_size(SUB, p), num(7)))))),
+    ("start.procedure-order", "The subgame starts as a normal game does, in rule 103's order "
+     "(728.2): its starting player is determined, then each player draws an opening hand and "
+     "the mulligans are taken, and it is at its first turn once it has started.",
+     ("subgame.start.starting-player", "subgame.start.opening-hands",
+      "subgame.start.first-turn"), START,
+     lambda: eq(post.stage(SUB), stage("first-turn")) & ~post.out_of_order(SUB)),
     ("start.creator-recorded", "The subgame remembers the spell or ability that created it.",
      ("subgame.start.new-game",), START,
      lambda: post.has_creator(SUB) & eq(post.created_by(SUB), creator())),
@@ -641,6 +648,16 @@ _EVENT: list[tuple[str, str, tuple[str, ...], str, Callable[[], Term]]] = [
      "and only such a player, will lose at the first upkeep.", ("restart.short-library",),
      RESTART, lambda: forall(p, implies(post.plays(NEW, p), iff(
          post.doomed(NEW, p), lt(post.library_size(NEW, p), num(7)))))),
+    ("restart.procedure-order", "The new game starts following rule 103, in its order "
+     "(726.1): its starting player is determined, then each player draws an opening hand and "
+     "the mulligans are taken, and it is at its first turn when the restart is done.",
+     ("restart.starting-player", "restart.opening-hands", "restart.first-turn"), RESTART,
+     lambda: eq(post.stage(NEW), stage("first-turn")) & ~post.out_of_order(NEW)),
+    ("restart.instructions-before-untap", "The restarting effect finishes, following its "
+     "further instructions (Karn Liberated's), after the mulligans, just before the first "
+     "turn's untap step (726.4): not as the new game is set up.",
+     ("restart.finish-effect",), RESTART,
+     lambda: eq(post.instructions_at(NEW), stage("mulligans"))),
     # -- bringing a card in
     ("bring.nothing-else-moves", "Bringing a card in moves that card and nothing else.",
      ("subgame.outside",), BRING,

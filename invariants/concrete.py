@@ -137,6 +137,12 @@ def _game_value(state: Situation, attribute: str, g: str, extra: str | None) -> 
         return game is not None and game.created_by is not None
     if attribute == "created_by":
         return game.created_by if game is not None and game.created_by else NOOBJ
+    if attribute == "stage":
+        return game.stage if game is not None else "none"
+    if attribute == "instructions_at":
+        return (game.instructions_at if game is not None else None) or "none"
+    if attribute == "out_of_order":
+        return game is not None and game.out_of_order
     if game is None:
         return "none" if attribute == "began_in_deck" else False
     if attribute == "plays":

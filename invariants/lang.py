@@ -18,6 +18,8 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any, Final
 
+from shahrazad.model.language import PROCEDURE_STAGES
+
 # Sorts of values: three uninterpreted sorts (obj, player, game), bool and int, and the
 # finite sorts of the model (zone kinds, object kinds, card types, decks, results).
 ENUMS: Final[dict[str, tuple[str, ...]]] = {
@@ -28,6 +30,9 @@ ENUMS: Final[dict[str, tuple[str, ...]]] = {
               "attraction", "contraption", "dungeon", "none"),
     "deck": ("planar", "scheme", "attraction", "contraption", "none"),
     "result": ("running", "win", "draw", "none", "restarted"),
+    # The stages of a game's start (rule 103), in order; "none" for a game that is not
+    # there, or where no restarting effect's further instructions were followed.
+    "stage": (*PROCEDURE_STAGES, "none"),
 }
 DOMAINS: Final = ("obj", "player", "game")
 
@@ -71,6 +76,9 @@ ATTRIBUTES: Final[dict[str, tuple[tuple[str, ...], str]]] = {
     "waiting": (("game", "obj"), "bool"),  # a trigger of the game waits for it to resume
     "trigger_controller": (("game", "obj"), "player"),  # who controls a waiting trigger (113.8)
     "resolved": (("game", "obj"), "bool"),  # the object finished resolving in the game
+    "stage": (("game",), "stage"),         # the stage of its start it last reached (rule 103)
+    "out_of_order": (("game",), "bool"),   # some stage of its start was reached out of order
+    "instructions_at": (("game",), "stage"),  # where a restart's further instructions ran (726.4)
 }
 
 
@@ -153,6 +161,12 @@ def deck(value: str) -> Term:
 
 def result(value: str) -> Term:
     return const("result", value)
+
+
+def stage(value: str) -> Term:
+    """A stage of a game's start (rule 103): new, starting-player, opening-hands, mulligans,
+    first-turn; or none."""
+    return const("stage", value)
 
 
 def num(value: int) -> Term:

@@ -3,7 +3,8 @@
 A step without `select` (docs/rule-language.md) acts on whole games named by the event's
 roles: `create-game` (728.2, 726.1), `suspend` and `resume` (728.1a), `end-game` (728.1a,
 726.1), `destroy-zones` (728.5, 726.1), `shuffle` (728.2, 728.2a, 728.5, 728.5a, 726.2),
-`starting-player` (728.2, 726.1a), `short-library` (728.3, 726.3), `cease-player-counters`
+`starting-player` (728.2, 726.1a), `short-library` (728.3, 726.3), `procedure` (rule 103's
+order, by way of 728.2 and 726.1), `cease-player-counters`
 (728.4b, 726.1), `finish-resolving` and `release-triggers` (728.5), `queue-leave-triggers`
 (728.4a, looking back in time: 603.10a), `inherit` (726.6), `further-instructions` (726.4),
 and `copy-player-counters`, which no official clause uses (amendments can). `permit` (728.4,
@@ -19,9 +20,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from .choices import shuffle
+from .choices import SHUFFLE_WHY, shuffle
 from .errors import IllegalEvent
-from .language import Clause
+from .language import PROCEDURE_STAGES, Clause
 from .objects import GameObject, ZoneRef
 from .state import EndedGame, Game, Pile, Result, Situation, Trigger
 from .trace import Change
@@ -47,7 +48,7 @@ def g_create_game(interp: Interpreter, state: Situation, ctx: Context, clause: C
               else None if parent_role == "none" else _role(ctx, parent_role))
     game_id = state.fresh_id("subgame" if ctx.event.kind == "start-subgame" else "game")
     game = Game(id=game_id, players=players, parent=parent, variants=list(source.variants),
-                range_of_influence=source.range_of_influence, status="active")
+                range_of_influence=source.range_of_influence, status="active", stage="new")
     if ctx.event.kind == "start-subgame":
         game.created_by = ctx.creator
     state.games[game_id] = game
@@ -116,17 +117,30 @@ def g_shuffle(interp: Interpreter, state: Situation, ctx: Context, clause: Claus
     zones = [z for z in state.zones if z.game == game_id and z.kind == args["zone"]]
     for zone in sorted(zones, key=ZoneRef.sort_key):
         state.zones[zone] = Pile(shuffle(list(state.zones[zone]), interp.chooser,
-                                          f"shuffle {zone}"))
+                                          f"{SHUFFLE_WHY}{zone}"))
     interp._note(ctx, clause, rule, f"shuffle each {args['zone']} of {game_id}",
                  [Change(str(z), "shuffled") for z in sorted(zones, key=ZoneRef.sort_key)
                   if len(state.zones[z]) > 1])
 
 
+def advance(game: Game, stage: str) -> Change:
+    """The game's start reaches `stage` (rule 103): in order only from the stage just
+    before it; from any other, the game records that its start went out of order."""
+    before = game.stage
+    game.stage = stage
+    if before != PROCEDURE_STAGES[PROCEDURE_STAGES.index(stage) - 1]:
+        game.out_of_order = True
+        return Change(game.id, "stage out of order", before, stage)
+    return Change(game.id, "stage", before, stage)
+
+
 def g_starting_player(interp: Interpreter, state: Situation, ctx: Context, clause: Clause,
                       args: dict[str, Any], rule: str) -> None:
     game = state.games[_role(ctx, args["game"])]
+    reached = advance(game, "starting-player")  # 103.1: the first stage of a game's start
     if args["choose"] == "random":
         if not game.players:
+            interp._note(ctx, clause, rule, f"{game.id} has no player to go first", [reached])
             return
         chosen = game.players[interp.chooser.pick(len(game.players), "starting player")]
         how = "at random"
@@ -135,7 +149,26 @@ def g_starting_player(interp: Interpreter, state: Situation, ctx: Context, claus
         how = "as the controller of the restarting spell or ability"
     game.starting_player = chosen
     interp._note(ctx, clause, rule, f"{chosen} is the starting player of {game.id}, {how}",
-                 [Change(game.id, "starting player", after=chosen)])
+                 [Change(game.id, "starting player", after=chosen), reached])
+
+
+_STAGE_TEXT = {
+    "starting-player": "its starting player is to be determined",
+    "opening-hands": "each player draws an opening hand (which cards, the model does not say)",
+    "mulligans": "the players take their mulligans (how, the model does not say)",
+    "first-turn": "the starting player takes the first turn",
+}
+
+
+def g_procedure(interp: Interpreter, state: Situation, ctx: Context, clause: Clause,
+                args: dict[str, Any], rule: str) -> None:
+    game = state.games[_role(ctx, args["game"])]
+    before = game.stage
+    reached = advance(game, args["stage"])
+    text = f"{game.id}: {_STAGE_TEXT[args['stage']]}"
+    if reached.what == "stage out of order":
+        text += f", out of rule 103's order (after {before})"
+    interp._note(ctx, clause, rule, text, [reached])
 
 
 def g_short_library(interp: Interpreter, state: Situation, ctx: Context, clause: Clause,
@@ -282,6 +315,8 @@ def g_further_instructions(interp: Interpreter, state: Situation, ctx: Context, 
     game = state.games.get(game_id)
     if game is not None:
         game.waiting_for_priority.append("triggers of the restart effect")
+        game.instructions_at = game.stage
+        changes.append(Change(game_id, "restart effect finished", after=f"at {game.stage}"))
     interp._note(ctx, clause, rule, "just before the first untap step the restart effect "
                  "finishes (no player has priority; triggers wait for the next priority)",
                  changes)
@@ -310,6 +345,7 @@ GAME_STEPS: dict[str, Callable[[Interpreter, Situation, Context, Clause, dict[st
     "shuffle": g_shuffle,
     "starting-player": g_starting_player,
     "short-library": g_short_library,
+    "procedure": g_procedure,
     "cease-player-counters": g_cease_player_counters,
     "copy-player-counters": g_copy_player_counters,
     "finish-resolving": g_finish_resolving,

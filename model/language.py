@@ -8,7 +8,7 @@ so that an SMT encoder can read every step as a guarded update without knowing t
   is a function from an object's attributes to its new attributes.
 * **game steps**: one key naming an action on games, zones, players or permissions:
   `create-game`, `suspend`, `resume`, `end-game`, `destroy-zones`, `shuffle`,
-  `starting-player`, `short-library`, `cease-player-counters`, `finish-resolving`,
+  `starting-player`, `short-library`, `procedure`, `cease-player-counters`, `finish-resolving`,
   `release-triggers`, `queue-leave-triggers`, `inherit`, `further-instructions`,
   `permit`, `forbid`.
 
@@ -44,6 +44,15 @@ PROHIBITIONS: Final[dict[str, str]] = {
     "cross-game-effects": "an effect of one game acts on no object or player of another game",
 }
 
+# The stages of a game's start (rule 103, Starting the Game), in their order: a game is
+# `new` as `create-game` makes it; its starting player is determined (103.1); each player
+# draws an opening hand (103.5); the mulligans are taken (103.5); the starting player takes
+# the first turn (103.8). A game that existed before an event is past its start, at
+# `first-turn`. The `starting-player` step reaches the `starting-player` stage, the
+# `procedure` step any later one; reaching a stage from any other than the one before it
+# records that the game's start went out of order.
+PROCEDURE_STAGES: Final = ("new", "starting-player", "opening-hands", "mulligans", "first-turn")
+
 OBJECT_ACTIONS: Final = ("move-to", "cease", "set")
 GAME_ACTIONS: Final = (
     "create-game",
@@ -54,6 +63,7 @@ GAME_ACTIONS: Final = (
     "shuffle",
     "starting-player",
     "short-library",
+    "procedure",
     "cease-player-counters",
     "copy-player-counters",
     "finish-resolving",
@@ -349,6 +359,11 @@ def _game_arg(key: str, action: str, value: Any, roles: tuple[str, ...]) -> dict
         _role(f"{key}.game", t.get("game"), roles)
         if not isinstance(t.get("minimum"), int) or isinstance(t.get("minimum"), bool):
             raise LanguageError(f"{key}.minimum", "expected a whole number")
+        return dict(t)
+    if action == "procedure":
+        t = _keys(key, value, ("game", "stage"))
+        _role(f"{key}.game", t.get("game"), roles)
+        _enum(f"{key}.stage", t.get("stage"), PROCEDURE_STAGES[1:])
         return dict(t)
     if action == "copy-player-counters":
         t = _keys(key, value, ("from", "to"))

@@ -116,6 +116,13 @@ class Game:
     commander_damage: dict[str, int] = field(default_factory=dict)
     designations: dict[str, str] = field(default_factory=dict)
     waiting_for_priority: list[str] = field(default_factory=list)
+    # The start procedure (rule 103; `language.PROCEDURE_STAGES`): the stage the game last
+    # reached, whether some stage was reached out of order, and the stage at which a
+    # restarting effect's further instructions were followed in it (726.4), if they were.
+    # A game read from a scenario is past its start: at its first turn, in order.
+    stage: str = "first-turn"
+    out_of_order: bool = False
+    instructions_at: str | None = None
 
 
 @dataclass

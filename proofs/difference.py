@@ -114,6 +114,13 @@ def outcome_key(situation: Situation) -> str:
     business)."""
     data = situation_data(situation)
     data.pop("id-serial", None)
+    # Where each game's start (rule 103) stands, for a game not simply past it: a scenario
+    # has no place for it (every game it holds is past its start), the model's state does.
+    procedure = {g.id: [g.stage, g.out_of_order, g.instructions_at]
+                 for g in situation.games.values()
+                 if (g.stage, g.out_of_order, g.instructions_at) != ("first-turn", False, None)}
+    if procedure:
+        data["procedure"] = procedure
     return json.dumps(_unordered(data), sort_keys=True)
 
 

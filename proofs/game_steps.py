@@ -16,6 +16,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import z3
+from shahrazad.model.language import PROCEDURE_STAGES
 
 from .symbolic import SymState
 
@@ -96,6 +97,9 @@ def g_create_game(enc: Encoder, s: SymState, args: dict[str, Any], label: str) -
         "depth": _set_game(s, "depth", new, z3.If(has_parent,
                                                   s.get("depth", parent) + 1, zero)),
         "result": _set_game(s, "result", new, u.enum("result", "running")),
+        "stage": _set_game(s, "stage", new, u.enum("stage", "new")),
+        "out_of_order": _set_game(s, "out_of_order", new, enc.false()),
+        "instructions_at": _set_game(s, "instructions_at", new, u.enum("stage", "none")),
         "has_creator": _set_game(s, "has_creator", new,
                                  z3.BoolVal(enc.event == "start-subgame", u.ctx)),
         "created_by": _set_game(s, "created_by", new, creator),
@@ -144,8 +148,11 @@ def g_destroy_zones(enc: Encoder, s: SymState, args: dict[str, Any], label: str)
     p = u.const("p", "player")
     o = u.const("o", "obj")
     changes = _status(enc, s, game, present=False, live=False, active=False, suspended=False,
-                      has_parent=False, has_creator=False, limited_range=False)
+                      has_parent=False, has_creator=False, limited_range=False,
+                      out_of_order=False)
     changes["parent"] = _set_game(s, "parent", game, u.nogame)
+    changes["stage"] = _set_game(s, "stage", game, u.enum("stage", "none"))
+    changes["instructions_at"] = _set_game(s, "instructions_at", game, u.enum("stage", "none"))
     changes["depth"] = _set_game(s, "depth", game, z3.IntVal(0, u.ctx))
     changes["created_by"] = _set_game(s, "created_by", game, u.noobj)
     for attribute in ("plays", "starts", "doomed"):
@@ -157,6 +164,22 @@ def g_destroy_zones(enc: Encoder, s: SymState, args: dict[str, Any], label: str)
     changes["began_in_deck"] = z3.Lambda([g, o], z3.If(g == game, u.enum("deck", "none"),
                                                        s.get("began_in_deck", g, o)))
     return enc.next_state(s, label, **changes)
+
+
+def _advance(enc: Encoder, s: SymState, game: Any, stage: str) -> dict[str, Any]:
+    """The game's start reaches `stage` (rule 103): out of order unless it was at the stage
+    just before (`model.game_steps.advance`)."""
+    u = enc.u
+    previous = u.enum("stage", PROCEDURE_STAGES[PROCEDURE_STAGES.index(stage) - 1])
+    in_order = s.get("stage", game) == previous
+    return {"stage": _set_game(s, "stage", game, u.enum("stage", stage)),
+            "out_of_order": _set_game(s, "out_of_order", game,
+                                      z3.Or(s.get("out_of_order", game), z3.Not(in_order)))}
+
+
+def g_procedure(enc: Encoder, s: SymState, args: dict[str, Any], label: str) -> SymState:
+    game = enc.game_of(args["game"])
+    return enc.next_state(s, label, **_advance(enc, s, game, args["stage"]))
 
 
 def g_starting_player(enc: Encoder, s: SymState, args: dict[str, Any], label: str) -> SymState:
@@ -176,7 +199,7 @@ def g_starting_player(enc: Encoder, s: SymState, args: dict[str, Any], label: st
         condition = enc.true()
     starts = z3.Lambda([g, p], z3.If(z3.And(g == game, condition), p == chosen,
                                      s.get("starts", g, p)))
-    return enc.next_state(s, label, starts=starts)
+    return enc.next_state(s, label, starts=starts, **_advance(enc, s, game, "starting-player"))
 
 
 def g_short_library(enc: Encoder, s: SymState, args: dict[str, Any], label: str) -> SymState:
@@ -330,6 +353,8 @@ def g_further_instructions(enc: Encoder, s: SymState, args: dict[str, Any], labe
         "zone": z3.Lambda([o], z3.If(moves, enc.z("battlefield"), s.get("zone", o))),
         "controller": z3.Lambda([o], z3.If(moves, enc.params["controller"],
                                            s.get("controller", o))),
+        # The stage of the game's start at which the effect finished (726.4).
+        "instructions_at": _set_game(s, "instructions_at", game, s.get("stage", game)),
     }
     return enc.next_state(s, label, **changes)
 
@@ -346,6 +371,7 @@ GAME_STEPS: dict[str, Callable[[Encoder, SymState, dict[str, Any], str], SymStat
     "shuffle": g_shuffle,
     "starting-player": g_starting_player,
     "short-library": g_short_library,
+    "procedure": g_procedure,
     "cease-player-counters": g_cease_player_counters,
     "copy-player-counters": g_copy_player_counters,
     "finish-resolving": g_finish_resolving,

@@ -23,7 +23,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 from typing import Any
 
-from shahrazad.model.language import EVENT_ROLES, LanguageError, Step, parse_step
+from shahrazad.model.language import EVENT_ROLES, PROCEDURE_STAGES, LanguageError, Step, parse_step
 from shahrazad.model.rulebook import Rulebook
 from shahrazad.model.scenario import Scenario
 
@@ -172,6 +172,10 @@ def _variants(step: Step, event: str) -> Iterator[tuple[str, Any, Any, dict[str,
         elif key == "choose":
             choice = "random" if value == "event-controller" else "event-controller"
             yield f"{action}.{key}", value, choice, {action: {**args, key: choice}}
+        elif key == "stage":  # each other stage of a game's start (rule 103)
+            for other in PROCEDURE_STAGES[1:]:
+                if other != value:
+                    yield f"{action}.{key}", value, other, {action: {**args, key: other}}
 
 
 def changes(rulebook: Rulebook, name: str) -> list[tuple[Change, Rulebook]]:

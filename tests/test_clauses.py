@@ -252,6 +252,26 @@ def _(rb):
     return out.situation.games[sub].doomed == ["B"]  # B has 3 cards, A has 7
 
 
+def stages(out, game_id):
+    """The stages of rule 103 that the game reached during the run, in order."""
+    return [c.after for step in out.trace for c in step.changes
+            if c.object == game_id and c.what in ("stage", "stage out of order")]
+
+
+@clause("subgame.start.opening-hands")
+def _(rb):
+    out, sub = started(rb)
+    reached = stages(out, sub)
+    return reached[:3] == ["starting-player", "opening-hands", "mulligans"]
+
+
+@clause("subgame.start.first-turn")
+def _(rb):
+    out, sub = started(rb)
+    game = out.situation.games[sub]
+    return (game.stage, game.out_of_order) == ("first-turn", False)
+
+
 # ==================================================================== during a subgame
 
 @clause("subgame.separate-effects")
@@ -502,6 +522,21 @@ def _(rb):
     # A: 7 library cards and more; B: 3 + bx (kc, a commander, goes to the command
     # zone); C and D: one card each
     return new_game(before, out).doomed == ["B", "C", "D"]
+
+
+@clause("restart.opening-hands")
+def _(rb):
+    before, out = restarted(rb)
+    reached = stages(out, new_game(before, out).id)
+    return reached[:3] == ["starting-player", "opening-hands", "mulligans"]
+
+
+@clause("restart.first-turn")
+def _(rb):
+    before, out = restarted(rb, controller="A", exempt=["k"], then="battlefield")
+    g = new_game(before, out)
+    # The first turn, in order, after the restarting effect finished (726.4).
+    return (g.stage, g.out_of_order, g.instructions_at) == ("first-turn", False, "mulligans")
 
 
 @clause("restart.finish-effect")

@@ -235,4 +235,4 @@ def test_official_rules_confirmed_by_cvc5() -> None:
                    if r.status != Status.PROVED or r.confirmation is None
                    or not r.confirmation.confirmed]
     assert not unconfirmed
-    assert len(results) == 520
+    assert len(results) == 523

@@ -66,10 +66,11 @@ def test_unbounded_proofs_say_so(official_results: list[verify_module.Result]) -
             assert r.bound is None, r.obligation.name
 
 
-# Four amendments in the quick run (a removal, a commander, a prohibition, an owner step);
-# the others behind `slow` (each decides, minimises and reaches its counterexamples).
+# Five amendments in the quick run (a removal, a commander, a prohibition, an owner step, an
+# order of rule 103's procedure); the others behind `slow` (each decides, minimises and
+# reaches its counterexamples).
 QUICK_AMENDMENTS = ("728.5c-forgotten", "726.6-forgotten", "fr-506.6-no-subgame-within-a-subgame",
-                    "2011-713.2-controller-takes-ownership")
+                    "2011-713.2-controller-takes-ownership", "726.4-before-opening-hands")
 
 
 @pytest.mark.parametrize("path", [

@@ -58,7 +58,8 @@ def test_changes_cover_every_parameter_kind() -> None:
     for fragment in ("removed", "move-to.zone", "move-to.whose", "move-to.position",
                      "move-to.face", "move-to.mark", "move-to.deck", "move-to.game",
                      "move-to.control", "select.commander", "select.game", "select.phased",
-                     "short-library.minimum: 7 -> 8", "starting-player.choose"):
+                     "short-library.minimum: 7 -> 8", "starting-player.choose",
+                     "procedure.stage: mulligans -> first-turn"):
         assert any(fragment in d for d in described), fragment
 
 

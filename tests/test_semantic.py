@@ -17,20 +17,35 @@ from shahrazad.cli import main
 from shahrazad.report.semantic import NO_DIFFERENCE, side_by_side
 
 ROOT = Path(__file__).resolve().parent.parent
-UNSEEN = ROOT / "examples" / "unseen" / "726.4-before-opening-hands.toml"
+UNSEEN = ROOT / "examples" / "unseen" / "726.3-after-the-opening-hands.toml"
+REORDERED = ROOT / "examples" / "amendments" / "726.4-before-opening-hands.toml"
 FORGOTTEN = ROOT / "examples" / "amendments" / "728.5c-forgotten.toml"
 
 
 def test_an_order_the_model_does_not_keep_is_unseen() -> None:
-    """Karn's further instructions moved before the opening hands: the model has no opening
-    hands, so nothing it sees changes. The diff says "same" for every size."""
+    """726.3's seven-card check moved after the opening hands: the model has the opening
+    hands' place in rule 103's order, not the draw itself (no card leaves a library), so
+    nothing it sees changes. The diff says "same" for every size."""
     amended = load_amendment(UNSEEN).apply(official())
     assert changed_events(official(), amended) == ["restart"]
-    assert changed_clauses(official(), amended, "restart") == ["restart.finish-effect"]
+    assert changed_clauses(official(), amended, "restart") == ["restart.short-library"]
     diff = semantic_diff(official(), amended, jobs=1)
     assert [(d.event, d.status) for d in diff] == [("restart", "same")]
     assert "for every number" in diff[0].detail
     assert unseen(diff)
+
+
+def test_an_order_the_model_keeps_is_a_difference() -> None:
+    """Karn's further instructions moved before the opening hands, which the model once could
+    not see: the stage of rule 103's procedure at which the restarting effect finished is
+    part of its state now, so the diff finds the difference and replays it."""
+    amended = load_amendment(REORDERED).apply(official())
+    diff = semantic_diff(official(), amended, jobs=1)
+    assert [(d.event, d.status) for d in diff] == [("restart", "differs")]
+    assert not unseen(diff)
+    assert diff[0].breaks == ["restart.instructions-before-untap"]
+    assert diff[0].official is not None and diff[0].amended is not None
+    assert _key(diff[0].official) != _key(diff[0].amended)
 
 
 def test_a_difference_is_reached_and_shown() -> None:
