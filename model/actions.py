@@ -36,6 +36,15 @@ DEFAULT_ZONE = {"token": "battlefield", "copy": "stack", "emblem": "command",
 
 
 def a_move(interp: Interpreter, state: Situation, ctx: Context, active: Game) -> None:
+    """`move`: an object of the active game moves to a zone of that game (a card also to its
+    owner's place outside the game), on top or at the bottom.
+
+    A moved object is a new object (400.7): its counters, phasing and the effects on it are
+    gone, a card is under its owner's control again, and it is face up except in a supplementary
+    deck. A card put into a library, hand or graveyard goes to its owner's (400.3). A token or
+    copy moved where it cannot exist ceases to exist (704.5d, 704.5e); an emblem, ability or
+    effect moved out of the one zone it can be in is refused.
+    """
     obj = interp._object_in(state, ctx.event.get("object"), active, "object")
     dest = interp._zone_in(state, ctx.event.get("to"), active, obj)
     position = ctx.event.get("position", "top")
@@ -44,7 +53,8 @@ def a_move(interp: Interpreter, state: Situation, ctx: Context, active: Game) ->
     if not obj.is_card and dest.kind not in NONCARD_ZONES[obj.kind]:
         if obj.kind in ("token", "copy"):
             before = state.cease(obj.id)
-            interp._note(ctx, None, "704.5d", f"{obj.id} leaves for {dest} and ceases to exist",
+            rule = "704.5d" if obj.kind == "token" else "704.5e"  # a token; a copy
+            interp._note(ctx, None, rule, f"{obj.id} leaves for {dest} and ceases to exist",
                          [Change(obj.id, "ceased", str(before))])
             return
         raise IllegalEvent(f"move: an {obj.kind} does not change zones")
@@ -56,6 +66,13 @@ def a_move(interp: Interpreter, state: Situation, ctx: Context, active: Game) ->
 
 
 def a_create(interp: Interpreter, state: Situation, ctx: Context, active: Game) -> None:
+    """`create`: a token, copy, emblem, ability or effect of the active game comes into being under
+    `controller`, who owns it, in the zone the event names or where that kind is created
+    (`DEFAULT_ZONE`): 111.1, 707.10, 114.1, 113.3, 611.1.
+
+    It is a new object with a name of its own (109.1): a name given that the situation already
+    uses is refused, and so is a `copy-of` that names no object.
+    """
     kind = ctx.event.get("kind")
     if kind not in DEFAULT_ZONE:
         raise IllegalEvent(f"create: kind must be one of {', '.join(DEFAULT_ZONE)}, "
@@ -90,6 +107,9 @@ def a_create(interp: Interpreter, state: Situation, ctx: Context, active: Game) 
 
 
 def a_counter(interp: Interpreter, state: Situation, ctx: Context, active: Game) -> None:
+    """`counter`: a player of the active game, or an object in it, gets (`add` above 0) or loses
+    (`add` below 0) counters of one kind (122.1). A player's counters are those of the active
+    game (728.4b); losing more than there are is refused."""
     kind, add = ctx.event.get("kind"), ctx.event.get("add")
     player, obj_id = ctx.event.get("player"), ctx.event.get("object")
     if (player is None) == (obj_id is None):
@@ -114,6 +134,8 @@ def a_counter(interp: Interpreter, state: Situation, ctx: Context, active: Game)
 
 
 def a_phase(interp: Interpreter, state: Situation, ctx: Context, active: Game) -> None:
+    """`phase`: a permanent of the active game phases out (`out`) or in (702.26); only what is on
+    the battlefield phases."""
     obj = interp._object_in(state, ctx.event.get("object"), active, "object")
     if state.where[obj.id].kind != "battlefield":
         raise IllegalEvent(f"phase: {obj.id} is not a permanent on the battlefield",
@@ -125,6 +147,9 @@ def a_phase(interp: Interpreter, state: Situation, ctx: Context, active: Game) -
 
 
 def a_turn(interp: Interpreter, state: Situation, ctx: Context, active: Game) -> None:
+    """`turn`: a card, token or copy of the active game is turned face up or face down (708.2), where
+    an object can be face down: on the battlefield, on the stack, in exile or in the command
+    zone. A supplementary deck stays face down."""
     obj = interp._object_in(state, ctx.event.get("object"), active, "object")
     face = ctx.event.get("face")
     if face not in ("up", "down"):
@@ -142,6 +167,8 @@ def a_turn(interp: Interpreter, state: Situation, ctx: Context, active: Game) ->
 
 
 def a_control(interp: Interpreter, state: Situation, ctx: Context, active: Game) -> None:
+    """`control`: `player` gains control of a permanent, or of a spell or ability on the stack, of the
+    active game (613.1b); nothing elsewhere has a controller to change (108.4)."""
     obj = interp._object_in(state, ctx.event.get("object"), active, "object")
     player = interp._player_in(ctx.event.get("player"), active, "player")
     zone = state.where[obj.id]
@@ -156,6 +183,15 @@ def a_control(interp: Interpreter, state: Situation, ctx: Context, active: Game)
 
 
 def a_leave(interp: Interpreter, state: Situation, ctx: Context, active: Game) -> None:
+    """`leave`: a player leaves the active game (800.4a).
+
+    The cards they own go outside the game; the other objects they own cease to exist, and so
+    do the tokens, copies, emblems, abilities and effects they control; the cards they control
+    are exiled. Their counters in that game are gone, its effects stop acting on them (an effect
+    of another game still does: 728.1b), and their empty zones there go. Refused in a game of
+    two players: when a player's last opponent leaves, that player wins (104.2a), which the
+    model shows as `end-subgame`.
+    """
     player = interp._player_in(ctx.event.get("player"), active, "player")
     if len(active.players) <= 2:
         raise IllegalEvent(f"leave: {player} is one of the last two players in {active.id}; "

@@ -18,7 +18,10 @@ T = TypeVar("T")
 class Chooser(Protocol):
     """Picks one of `n` options (0 <= pick < n); `why` says what is being chosen."""
 
-    def pick(self, n: int, why: str) -> int: ...
+    def pick(self, n: int, why: str) -> int:
+        """The option chosen, from 0 to `n` - 1; `why` names the choice (a shuffle's begins
+        with `SHUFFLE_WHY`)."""
+        ...
 
 
 class SeededChooser:
@@ -28,6 +31,7 @@ class SeededChooser:
         self.rng = random.Random(seed)
 
     def pick(self, n: int, why: str) -> int:
+        """A pseudo-random option from the seeded generator (`why` plays no part)."""
         return self.rng.randrange(n)
 
 
@@ -39,6 +43,8 @@ class ScriptedChooser:
         self.taken: list[tuple[int, int]] = []
 
     def pick(self, n: int, why: str) -> int:
+        """The script's next pick, or 0 once it runs out; recorded in `taken` with its number
+        of options `n`."""
         index = len(self.taken)
         value = self.script[index] if index < len(self.script) else 0
         self.taken.append((value, n))

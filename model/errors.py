@@ -41,5 +41,5 @@ class IllegalEvent(ShahrazadError):
 
 def did_you_mean(name: str, known: Iterable[str]) -> str:
     """`; did you mean 'X'?` for the known name closest to a mistyped one, or ""."""
-    close = get_close_matches(name, sorted(known), n=1, cutoff=0.6)
+    close = get_close_matches(name, sorted(known), n=1, cutoff=0.8)
     return f"; did you mean {close[0]!r}?" if close else ""

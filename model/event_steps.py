@@ -29,6 +29,14 @@ if TYPE_CHECKING:
 
 
 def e_start_subgame(interp: Interpreter, state: Situation, ctx: Context, active: Game) -> None:
+    """`start-subgame`: a resolving spell or ability of the active game (`via`, on its stack)
+    creates a subgame (728.1a); the active game becomes its main game, and the clauses on the
+    event create the subgame and carry the cards in (728.2).
+
+    With no `via`, the event makes the creating effect itself: an ability of `by` (by default
+    the game's first player) named after `card` (Shahrazad), put on the stack. In a subgame, a
+    subgame is created only if a clause permits it (728.6) and none forbids it (101.2).
+    """
     if active.parent is not None:
         nesting = interp.rulebook.grants("start-subgame", "permit", "nested-subgame")
         if nesting is None:
@@ -64,6 +72,9 @@ def e_start_subgame(interp: Interpreter, state: Situation, ctx: Context, active:
 
 
 def e_end_subgame(interp: Interpreter, state: Situation, ctx: Context, active: Game) -> None:
+    """`end-subgame`: the active game, a subgame, ends (728.1a), won by `winner` (players of it),
+    drawn, or with no result given; a game with a winner is not a draw. The clauses on the
+    event return the cards to the main game and make the rest cease to exist (728.5)."""
     if active.parent is None:
         raise IllegalEvent(f"end-subgame: no subgame is running ({active.id} is the "
                            "outermost game)", rule="728.1a")
@@ -78,6 +89,14 @@ def e_end_subgame(interp: Interpreter, state: Situation, ctx: Context, active: G
 
 
 def e_restart(interp: Interpreter, state: Situation, ctx: Context, active: Game) -> None:
+    """`restart`: `controller`'s spell or ability restarts the active game (726.1); the clauses on
+    the event end it and begin the new game.
+
+    `exempt` names the traditional cards in exile that the effect leaves out of the new game
+    (726.5), as Karn Liberated does; `then = "battlefield"` is Karn Liberated's further
+    instruction, followed as the effect finishes resolving (726.4). A restarted subgame's main
+    game is bound as `main` (726.6).
+    """
     controller = interp._player_in(ctx.event.get("controller"), active, "controller")
     exempt = ctx.event.get("exempt") or []
     for card in exempt:
@@ -101,6 +120,17 @@ def e_restart(interp: Interpreter, state: Situation, ctx: Context, active: Game)
 
 
 def e_bring_in(interp: Interpreter, state: Situation, ctx: Context, active: Game) -> None:
+    """`bring-in`: an effect brings a card from outside the game into the active game (400.11b),
+    into `to` (by default its owner's hand, or the command zone for a nontraditional card), for
+    `by` (by default its owner).
+
+    The card's owner must play in the game, and the card must not be phased out. A card in a
+    main game is outside its subgames (728.4), but comes in from there only if a clause permits
+    it. The one nontraditional card brought in is a dungeon, into the command zone (701.49a).
+    The card becomes a new object (400.7), face up, in its owner's zone if the zone is a
+    player's (400.3), controlled by `by` on the battlefield or the stack (108.4); then the
+    clauses on the event run (a card from a main game fires its leaves-a-zone triggers: 728.4a).
+    """
     card_id = ctx.event.get("card")
     card = state.objects.get(card_id)
     if card is None or not card.is_card:
@@ -130,6 +160,7 @@ def e_bring_in(interp: Interpreter, state: Situation, ctx: Context, active: Game
                            "nontraditional card an effect brings in from outside the game "
                            "is a dungeon, into the command zone (701.49a, 309.4)")
     player = interp._player_in(ctx.event.get("by", card.owner), active, "by")
+    ctx.controller = player  # the player who brings it in controls the event's effect
     if kind in PLAYER_ZONES:
         dest = ZoneRef(active.id, kind, card.owner)  # the owner's zone (400.3)
     elif kind in ("battlefield", "exile", "command", "stack"):
@@ -150,6 +181,9 @@ def e_bring_in(interp: Interpreter, state: Situation, ctx: Context, active: Game
 
 
 def e_affect(interp: Interpreter, state: Situation, ctx: Context, active: Game) -> None:
+    """`affect`: an effect starts acting on an object or a player (611.1). Where a clause forbids
+    cross-game effects, the effect must be of the active game and its target of the same game
+    (an object there, or a player of it): no effect of one game has meaning in another (728.1b)."""
     effect = state.objects.get(ctx.event.get("effect"))
     if effect is None or effect.kind != "effect":
         raise IllegalEvent(f"affect: {ctx.event.get('effect')!r} is not an effect")

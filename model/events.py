@@ -53,13 +53,17 @@ class Event:
     line: int | None = None
 
     def get(self, name: str, default: Any = None) -> Any:
+        """The argument `name`, or `default` when the event does not give it."""
         return self.args.get(name, default)
 
     def describe(self) -> str:
+        """The event in one line, as traces show it: `kind(name=value, ...)`."""
         shown = ", ".join(f"{k}={v}" for k, v in self.args.items())
         return f"{self.kind}({shown})"
 
     def as_data(self) -> dict[str, Any]:
+        """The event as an event table of a scenario file, `do` and its arguments (`check_event`
+        reads it back)."""
         return {"do": self.kind, **self.args}
 
 

@@ -27,6 +27,14 @@ if TYPE_CHECKING:
 
 def object_step(interp: Interpreter, state: Situation, ctx: Context, clause: Clause, step: Step,
                 rule: str) -> None:
+    """Run an object step: select the objects of the step's game that match its selector, in the
+    order they stand in that game's zones, and make each cease to exist, set its status or
+    move it (`move_object`); one trace entry for the step, with each object's change.
+
+    `set` turns an object face up or down, phases it in or out, or makes it a commander or not;
+    `owner = "controller"` gives an object that has a controller to that player to own (an old
+    reading of 726.2, for amendments only: cards keep their owner, 108.3).
+    """
     assert step.select is not None
     chosen = [o for o in interp._objects_of_game(state, ctx.roles.get(step.select.game))
               if matches(state, ctx, step.select, state.objects[o])]
@@ -41,7 +49,7 @@ def object_step(interp: Interpreter, state: Situation, ctx: Context, clause: Cla
                     obj.face_up = value == "up"
                 elif key == "phased":
                     obj.phased_out = value == "out"
-                elif key == "commander":
+                elif key == "commander" and obj.is_card:  # only a card is a commander (903.3)
                     obj.commander = bool(value)
                 elif key == "owner" and obj.controller is not None:
                     obj.owner = obj.controller
@@ -56,6 +64,16 @@ def object_step(interp: Interpreter, state: Situation, ctx: Context, clause: Cla
 
 def move_object(interp: Interpreter, state: Situation, ctx: Context, sel: Selector,
                 dest: Destination, obj: GameObject) -> Change:
+    """Move one selected object to the step's destination: a zone of one of the event's games,
+    for a library, hand, graveyard or supplementary deck that of the object's owner, of the
+    player whose zone it is in, or of its controller (400.3); a deck is the one it is in, the
+    one its kind belongs in, or the one it began the game in (728.5a).
+
+    The object becomes a new object (400.7), face up or down and controlled as the destination
+    says, and is marked as having begun in that deck if the destination says so. Returns the
+    change: the move, or why the object stays (no such game, its player not in it, no deck to
+    go to, no such zone).
+    """
     here = state.where[obj.id]
     game_id = ctx.roles.get(dest.game)
     if game_id is None or game_id not in state.games:
@@ -95,6 +113,10 @@ def move_object(interp: Interpreter, state: Situation, ctx: Context, sel: Select
 
 
 def matches(state: Situation, ctx: Context, sel: Selector, obj: GameObject) -> bool:
+    """Whether the object passes every test of the selector: its kind; its card type
+    ("nontraditional": any of them); its zone (a supplementary deck is in the command zone) and
+    the zones it must not be in; the commander designation; the event's exemption; the mark of
+    having begun in a supplementary deck of the selector's game; phasing and face."""
     zone = state.where[obj.id]
     if sel.object and obj.kind not in sel.object:
         return False

@@ -2,8 +2,9 @@
 
 An *object* (CR 109.1) is a card, a token, a copy of a card or spell, an emblem, an ability
 on the stack or a continuous effect; each has exactly one place: a zone of one live game or,
-for cards, outside the game. Cards keep their owner forever (CR 108.3); the model never
-changes `owner` after creation. Non-card objects remember the game that made them.
+for cards, outside the game. Cards keep their owner forever (CR 108.3); only the step
+`set = { owner = "controller" }` changes it, which the official rules never use (an old
+reading of 713.2 did). Non-card objects remember the game that made them.
 """
 
 from __future__ import annotations
@@ -95,6 +96,7 @@ class ZoneRef:
 
     @property
     def is_outside(self) -> bool:
+        """Whether this is a player's place outside every game (not a zone: CR 400.11)."""
         return self.kind == OUTSIDE
 
     def in_command(self) -> bool:
@@ -172,6 +174,7 @@ class GameObject:
 
     @property
     def is_card(self) -> bool:
+        """Whether the object is a card (CR 108.2), not a token, copy, emblem, ability or effect."""
         return self.kind == "card"
 
     def clone(self) -> GameObject:
@@ -186,6 +189,8 @@ class GameObject:
 
     @property
     def traditional(self) -> bool:
+        """Whether it is a traditional Magic card (CR 108.2a), not a plane, scheme, dungeon or
+        other nontraditional card; False for what is not a card."""
         return self.is_card and self.card_type == TRADITIONAL
 
     def marks(self) -> list[str]:
@@ -201,4 +206,5 @@ class GameObject:
         return out
 
     def label(self) -> str:
+        """Its name and id, `Karn Liberated (c1)`, or the id alone when it has no other name."""
         return f"{self.name} ({self.id})" if self.name and self.name != self.id else self.id

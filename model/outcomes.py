@@ -279,6 +279,8 @@ class Divergence:
             (f": {self.clause})" if self.clause else ")")
 
     def as_data(self) -> dict[str, Any]:
+        """The divergence as JSON data (the `divergence` of `conform --format json`): its fields,
+        hyphenated, with `kind` as `do`."""
         return {
             "event": self.event,
             "do": self.kind,

@@ -43,9 +43,11 @@ class Rulebook:
         return len(self.clauses)
 
     def names(self) -> list[str]:
+        """The clauses' names, in rulebook order."""
         return [c.name for c in self.clauses]
 
     def get(self, name: str) -> Clause:
+        """The clause named `name`; KeyError if the rulebook has none."""
         for clause in self.clauses:
             if clause.name == name:
                 return clause
@@ -86,6 +88,8 @@ class Rulebook:
         return out
 
     def cite(self, name: str, edition: str | None = None) -> str:
+        """The named clause's CR number in `edition` (by default this rulebook's), or in the newest
+        edition that gives it one; KeyError for an unknown clause."""
         return self.get(name).cite(edition or self.default_edition)
 
     # ---- changing (amendments) ----------------------------------------------------------
@@ -97,6 +101,7 @@ class Rulebook:
                                            for c in self.clauses))
 
     def remove(self, name: str) -> Rulebook:
+        """The rulebook without the named clause (KeyError if it has none)."""
         self.get(name)
         return replace(self, clauses=tuple(c for c in self.clauses if c.name != name))
 
@@ -114,6 +119,8 @@ class Rulebook:
         return replace(self, clauses=tuple(items))
 
     def as_data(self) -> dict[str, Any]:
+        """The rulebook as TOML data that `parse_rulebook` reads back: title, editions, default
+        edition and clauses (not its `source`)."""
         return {
             "title": self.title,
             "editions": list(self.editions),

@@ -701,6 +701,8 @@ def _tree_order(state: Situation) -> list[Game]:
 
 
 def scenario_data(scenario: Scenario) -> dict[str, Any]:
+    """The scenario as data in the scenario format, the inverse of reading: schema, title,
+    description, seed, rulebook and amendments where given, the situation, then the events."""
     data: dict[str, Any] = {"schema": SCHEMA}
     if scenario.title:
         data["title"] = scenario.title
@@ -727,6 +729,7 @@ def dump_scenario(scenario: Scenario, fmt: str = "toml") -> str:
 
 
 def write_scenario(scenario: Scenario, path: str | Path) -> None:
+    """Write the scenario to `path`: JSON if its name ends in `.json`, else TOML."""
     p = Path(path)
     p.write_text(dump_scenario(scenario, "json" if p.suffix == ".json" else "toml"),
                  encoding="utf-8")

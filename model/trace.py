@@ -16,6 +16,7 @@ class Change:
     after: str | None = None
 
     def describe(self) -> str:
+        """The change in words, as a line of a trace: `c1: main/hand/Ann -> sub1/library/Ann`."""
         if self.what == "moved":
             return f"{self.object}: {self.before} -> {self.after}"
         if self.what == "ceased":
@@ -25,6 +26,7 @@ class Change:
         return f"{self.object}: {self.what}" + (f" ({self.after})" if self.after else "")
 
     def as_data(self) -> dict[str, Any]:
+        """The change as JSON data: `object`, `what`, and `from` and `to` where given."""
         out: dict[str, Any] = {"object": self.object, "what": self.what}
         if self.before is not None:
             out["from"] = self.before
@@ -44,12 +46,16 @@ class TraceStep:
     changes: tuple[Change, ...] = field(default_factory=tuple)
 
     def describe(self) -> str:
+        """The step as `simulate` prints it: `[rule] clause: text`, then each change on a line of
+        its own."""
         head = f"[{self.rule}] " + (f"{self.clause}: " if self.clause else "") + self.text
         if not self.changes:
             return head
         return head + "".join(f"\n      {c.describe()}" for c in self.changes)
 
     def as_data(self) -> dict[str, Any]:
+        """The step as JSON data (`simulate --format json`): its event's index, clause, rule, text
+        and changes."""
         return {
             "event": self.event,
             "clause": self.clause,

@@ -41,6 +41,11 @@ SPARE = 3
 
 @dataclass
 class Disagreement:
+    """Where the two readings part on one event (`check`): `invariant` is the invariant's id
+    ("*" when the symbolic transition admits no run from the situation at all), `event` the
+    event's name, `concrete` the concrete reading's truth value, and `detail` what z3 answered
+    for the other one."""
+
     invariant: str
     event: str
     concrete: bool

@@ -39,6 +39,14 @@ from shahrazad.model.rulebook import Rulebook, _clause_lines, parse_clause
 
 @dataclass
 class Amendment:
+    """An amendment file, read (`parse_amendment`): its title and description, the `file` it
+    came from, its changes, and `breaks`, the invariants its author expects it to break.
+
+    `replace` holds the clauses that take the place of the clauses of the same name, `remove`
+    the names of the clauses removed, and `add` each new clause with the clause it goes after
+    or before (both None: at the end).
+    """
+
     title: str
     description: str
     file: str
@@ -51,6 +59,10 @@ class Amendment:
     remove_lines: dict[str, int] = field(default_factory=dict)
 
     def apply(self, rulebook: Rulebook) -> Rulebook:
+        """The rulebook as this amendment changes it (the one given is left as it was): its
+        replacements, then its removals, then its additions. An InputError names the amendment's
+        file and line where a change names a clause the rulebook does not have (to replace, to
+        remove, to place an addition next to) or adds one it already has."""
         names = set(rulebook.names())
         for clause in self.replace:
             if clause.name not in names:

@@ -285,6 +285,8 @@ def _game_name(r: _Reader, t: Transition) -> str:
 
 
 def binding_of(outcome: Outcome) -> Binding:
+    """What the outcome's last event bound (its game roles and parameters), as the concrete
+    reading of the invariants takes it."""
     b = outcome.bound[-1]
     return Binding(roles=dict(b.roles), controller=b.controller, exempt=b.exempt,
                    creator=b.creator, card=b.card, then_battlefield=b.then_battlefield)

@@ -77,15 +77,21 @@ class Encoder:
     # ---- helpers ------------------------------------------------------------------------
 
     def true(self) -> Any:
+        """z3's true, in this universe's context."""
         return z3.BoolVal(True, self.u.ctx)
 
     def false(self) -> Any:
+        """z3's false, in this universe's context."""
         return z3.BoolVal(False, self.u.ctx)
 
     def z(self, value: str) -> Any:
+        """The z3 value of a kind of zone (`library`, ..., `deck`, `outside`)."""
         return self.u.enum("zone", value)
 
     def next_state(self, state: SymState, label: str, **changes: Any) -> SymState:
+        """A new state: `state` with `changes` (attribute -> its new array), kept under `label`
+        in the order of the event's states; in a bounded universe its library sizes are counted
+        anew."""
         self.count += 1
         new = state.updated(f"s{self.count}", **changes)
         if self.u.bound is not None:
@@ -94,6 +100,9 @@ class Encoder:
         return new
 
     def library_size(self, s: SymState) -> Any:
+        """How many objects each player has in their library in each game of state `s`, as a
+        function of (game, player): a sum over the universe's elements (its sentinel left out), so
+        only in a bounded universe, for the seven-card rules (728.3, 726.3)."""
         g = self.u.const("g!ls", "game")
         p = self.u.const("p!ls", "player")
         terms = [z3.If(z3.And(s.get("exists", o), s.get("zone", o) == self.z("library"),
@@ -112,6 +121,8 @@ class Encoder:
             self.no_effects(s, x))
 
     def no_effects(self, s: SymState, x: Any) -> Any:
+        """`x` takes part in no effect: no effect acts on it, it acts on no object and on no
+        player."""
         e = self.u.const("e!none", "obj")
         p = self.u.const("p!none", "player")
         return z3.And(self.u.forall([e], z3.Not(s.get("affects", e, x))),
@@ -133,6 +144,9 @@ class Encoder:
         return {}
 
     def settle(self, s: SymState) -> SymState:
+        """The state after the event with what effects act on brought up to date once (see
+        `forget`): an effect that ceased acts on nothing, and nothing acts on an object that moved
+        or ceased (400.7)."""
         u = self.u
         e = u.const("e!settle", "obj")
         o = u.const("o!settle", "obj")
@@ -145,6 +159,7 @@ class Encoder:
             affects_player=z3.Lambda([e, p], z3.And(s.get("affects_player", e, p), alive)))
 
     def inside(self, s: SymState, o: Any) -> Any:
+        """`o` exists in a zone of some game, not outside the game (400.11)."""
         return z3.And(s.get("exists", o), s.get("zone", o) != self.z("outside"))
 
     def role(self, name: str) -> tuple[Any, Any] | None:
@@ -154,6 +169,7 @@ class Encoder:
         return self.roles[name], self.bound[name]
 
     def bind(self, name: str, game: Any, condition: Any | None = None) -> None:
+        """Bind a game role to `game`, bound where `condition` holds (always, by default)."""
         self.roles[name] = game
         self.bound[name] = condition if condition is not None else self.true()
 
@@ -173,6 +189,9 @@ class Encoder:
     # ---- one event, clause by clause ----------------------------------------------------
 
     def run(self) -> Transition:
+        """Encode the event: declare the pre-state and its active, live game, the event's
+        parameters and preconditions (`RULE_EVENTS`, `IN_GAME_ACTIONS`), then every step of every
+        clause on the event in rulebook order, and settle the effects into the post-state."""
         u = self.u
         pre = SymState.declare(u, "pre")
         if u.bound is not None:
@@ -199,6 +218,10 @@ class Encoder:
                           self.states, self.unsupported, self.fires)
 
     def run_step(self, s: SymState, clause: Clause, step: Step, label: str) -> SymState:
+        """Encode one step of a clause, after noting when it fires (`fires`). A game step on a
+        game whose zones an earlier step of the event destroyed does nothing once that game is
+        gone; a step that names a game role no clause bound leaves no transition at all (the
+        interpreter refuses the event), and says so in `unsupported`."""
         try:
             self.fires.setdefault(clause.name, []).append(firing(self, s, step))
             if step.select is not None:

@@ -28,6 +28,10 @@ BRING_IN_ZONES = ("library", "hand", "graveyard", "battlefield", "exile", "comma
 
 
 def e_start_subgame(enc: Encoder, pre: SymState, active: Any) -> SymState:
+    """`start-subgame`: a player of the active game (`by`) creates a subgame with a spell or
+    ability on its stack (728.1a), within a subgame only where a clause permits it (728.6).
+    With none named (`made`), the event makes its creating effect, a new ability of `by` on the
+    stack, as the interpreter does. Binds `main` to the active game."""
     u = enc.u
     if enc.rb.grants("start-subgame", "permit", "nested-subgame") is None:
         enc.constraints.append(z3.Not(pre.get("has_parent", active)))
@@ -61,6 +65,10 @@ def e_start_subgame(enc: Encoder, pre: SymState, active: Any) -> SymState:
 
 
 def e_end_subgame(enc: Encoder, pre: SymState, active: Any) -> SymState:
+    """`end-subgame`: the active game, which has a main game, ends (728.1a) with a result: a win
+    for the players of it in `winners` (some exactly when the result is a win), a draw, or none.
+    Binds `subgame` to it and `main` to its main game; `creator` is the spell or ability that
+    created it, if it has one."""
     u = enc.u
     result = u.const("result", "result")
     winners = z3.Array("winners", u.sorts["player"], u.sorts["bool"])
@@ -80,6 +88,10 @@ def e_end_subgame(enc: Encoder, pre: SymState, active: Any) -> SymState:
 
 
 def e_restart(enc: Encoder, pre: SymState, active: Any) -> SymState:
+    """`restart`: a player of the active game (`controller`) restarts it (726.1), exempting
+    traditional cards in its exile (`exempt`, 726.5), with Karn Liberated's further instruction
+    or without it (`then`, 726.4). Binds `restarted`, and `main` where the game has a main game
+    (726.6)."""
     u = enc.u
     controller = u.const("controller", "player")
     exempt = z3.Array("exempt", u.sorts["obj"], u.sorts["bool"])
@@ -101,6 +113,15 @@ def e_restart(enc: Encoder, pre: SymState, active: Any) -> SymState:
 
 
 def e_bring_in(enc: Encoder, pre: SymState, active: Any) -> SymState:
+    """`bring-in`: a card comes into the active game from outside the game (400.11b) or, where a
+    clause permits it, from a main game (728.4), for a player of the game (`by`). Its owner
+    plays there, it is not phased out, and it is traditional, or a dungeon put into the command
+    zone (701.49a).
+
+    The card moves before the clauses run, as a new object (400.7): face up, in its owner's
+    zone if the zone is a player's (400.3), controlled by `by` on the battlefield or the stack
+    and by its owner elsewhere (108.4). Binds `source` to the game it came from, if any.
+    """
     u = enc.u
     card = u.const("card", "obj")
     to = u.const("to", "zone")
@@ -146,6 +167,9 @@ def e_bring_in(enc: Encoder, pre: SymState, active: Any) -> SymState:
 
 
 def e_affect(enc: Encoder, pre: SymState, active: Any) -> SymState:
+    """`affect`: an effect starts acting on an object or a player (611.1). Where a clause forbids
+    cross-game effects, the effect is of the active game and acts only on an object in that
+    game or a player who plays there (728.1b)."""
     u = enc.u
     effect = u.const("effect", "obj")
     target = u.const("target", "obj")

@@ -34,6 +34,8 @@ PLACES = ("library", "hand", "battlefield", "phased-out", "exile", "command", "d
 
 @dataclass
 class Violation:
+    """An invariant (`invariant`, its id) that `event` breaks from `situation`, the situation before it."""
+
     invariant: str
     event: Event
     situation: Situation
@@ -41,6 +43,10 @@ class Violation:
 
 @dataclass
 class Search:
+    """How much a search covered: the `situations` enumerated (ill-formed ones included), the
+    `transitions` (events the interpreter allowed from well-formed ones) and the invariant
+    `checks` made on them."""
+
     situations: int = 0
     transitions: int = 0
     checks: int = 0
@@ -102,6 +108,11 @@ def situations(players: int, cards: int, depth: int) -> Iterator[Situation]:
 
 
 def events(state: Situation) -> Iterator[Event]:
+    """The events tried from a situation: each player of the active game starts a subgame,
+    restarts the game and leaves it; a subgame ends with no result and with a winner; every card
+    outside the active game is brought in; every object in it phases and changes control to
+    each other player; and a restart exempts the active game's first object, with Karn
+    Liberated's further instruction. Many are refused (`steps` says which)."""
     active = state.active_game()
     for player in active.players:
         yield Event("start-subgame", {"by": player})

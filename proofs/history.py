@@ -46,6 +46,10 @@ RULES = ("subgames", "restart")
 
 @dataclass(frozen=True)
 class Sentence:
+    """One sentence of a past wording: its `rule` number ("713.1"), its `text`, its `kind`
+    ("expressed", "descriptive" or "not-expressible"), the `clauses` of the amended rules that
+    express it, and a `note` on why it is descriptive or not expressible."""
+
     rule: str
     text: str
     kind: str
@@ -70,6 +74,7 @@ class Wording:
 
     @property
     def name(self) -> str:
+        """Its rule and number, as the history names it: `restart 3`."""
         return f"{self.rule} {self.number}"
 
     @property
@@ -91,10 +96,13 @@ class Wording:
         return rulebook
 
     def count(self, kind: str) -> int:
+        """How many of its sentences are of `kind`."""
         return sum(s.kind == kind for s in self.sentences)
 
 
 def load_wording(path: str | Path) -> Wording:
+    """Read a wording file: its amendment, its `[wording]` table and its `[[sentence]]` tables;
+    an InputError names the file (and the line, where known) of any fault."""
     text = read_text(path)
     file = str(path)
     amendment = parse_amendment(text, file=file, also=("wording", "sentence"),

@@ -24,6 +24,9 @@ if TYPE_CHECKING:
 
 
 def selected(enc: Encoder, s: SymState, sel: Selector, o: Any) -> Any:
+    """The selector as a condition on object `o` of state `s`: `o` is in the selector's game
+    (bound as the role says) and passes each of its tests, as `model.object_steps.matches`
+    reads them (only a card is a commander); false when no clause bound the game."""
     r = enc.role(sel.game)
     if r is None:
         return enc.false()
@@ -85,6 +88,9 @@ def firing(enc: Encoder, s: SymState, step: Step) -> Any:
 
 
 def object_step(enc: Encoder, s: SymState, step: Step, label: str) -> SymState:
+    """Encode an object step: the selected objects cease to exist, have an attribute set (the
+    commander designation only on a card; ownership, given to the controller, only for an
+    object that has one), or move (`move`)."""
     assert step.select is not None
     u = enc.u
     o = u.const("o", "obj")
@@ -115,6 +121,11 @@ def object_step(enc: Encoder, s: SymState, step: Step, label: str) -> SymState:
 
 
 def move(enc: Encoder, s: SymState, sel_spec: Selector, dest: Destination, label: str) -> SymState:
+    """Encode a move-to step: each selected object whose destination exists (its game bound and
+    present, the zone's player in it, a deck to go to) moves there as a new object (400.7):
+    without counters or phasing, a card under its owner's control (or the event's controller's,
+    if the step says so), face up or down as the step says, marked as having begun in that
+    deck if it says so. The others stay."""
     u = enc.u
     o = u.const("o", "obj")
     sel = selected(enc, s, sel_spec, o)

@@ -59,12 +59,16 @@ _RULESRAKER_TYPES = {"Part", "Chapter", "Rule", "SubRule"}
 
 @dataclass(frozen=True)
 class RefFinding:
+    """One faulty reference: the `file`, the `line` (1-based; in a rulesraker JSON file, the
+    index of the entry), what the `problem` is, and the line's `text`."""
+
     file: str
     line: int
     problem: str
     text: str
 
     def describe(self) -> str:
+        """The finding as `file:line: problem`, with the line's text quoted below it."""
         return f"{self.file}:{self.line}: {self.problem}\n    {self.text}"
 
 

@@ -47,6 +47,11 @@ FATE: list[Invariant] = [
 
 @dataclass
 class Finding:
+    """What one check found on one subject: `check` is "contradiction", "dead clause", "vacuous
+    invariant" or "fate"; `subject` names the clause or invariant; `status` is "ok",
+    "finding", "unknown" or "fault" (a witness that does not replay); `detail` says it in
+    words; `scenario` is the witness situation or the counterexample, where there is one."""
+
     check: str        # "contradiction", "dead clause", "vacuous invariant", "fate"
     subject: str      # the clause or invariant
     status: str       # "ok", "finding", "unknown", "fault"
@@ -106,19 +111,33 @@ def _shows(term: Term, witness: Scenario | None) -> Callable[[Outcome], bool]:
     return holds
 
 
-def dead_clauses(rulebook: Rulebook, timeout: float = 5.0, bound: int = 3) -> list[Finding]:
+Tick = Callable[[Finding], None]  # called with each finding as it is made (progress)
+
+
+def _silent(_: Finding) -> None:
+    return None
+
+
+def dead_clauses(rulebook: Rulebook, timeout: float = 5.0, bound: int = 3,
+                 tick: Tick = _silent) -> list[Finding]:
+    """Each clause must act in some valid situation (up to `bound` of each sort): a witness
+    where one of its steps fires, replayed by the interpreter with the clause in its trace. A
+    clause whose steps never fire by themselves (a permission or prohibition) is ok here: it
+    acts through the events that consult it."""
     out: list[Finding] = []
     for clause in rulebook:
         probe = encode_event(rulebook, clause.on, Universe(bound))
         if all(z3.is_false(z3.simplify(f)) for f in probe.fires.get(clause.name, [])):
             out.append(Finding("dead clause", clause.name, "ok",
                                "acts through the events that consult it (see possible.*)"))
+            tick(out[-1])
             continue
         name = clause.name
         answer, witness, replayed = _witness(rulebook, clause.on, _fires(name), timeout, bound)
         out.append(_judge("dead clause", name, answer, witness, replayed, _acted(name), bound,
                           "no situation makes it act", "acts in a witness situation",
                           "the witness does not show the clause acting"))
+        tick(out[-1])
     return out
 
 
@@ -131,12 +150,17 @@ def _premise(term: Term) -> Term | None:
     return None
 
 
-def vacuity(rulebook: Rulebook, timeout: float = 5.0, bound: int = 3) -> list[Finding]:
+def vacuity(rulebook: Rulebook, timeout: float = 5.0, bound: int = 3,
+            tick: Tick = _silent) -> list[Finding]:
+    """Each event invariant's premise (the `premise` of `∀x. premise → conclusion`, or of an
+    implication) must hold in some transition of its first event (up to `bound` of each sort),
+    in a witness where the concrete reading finds it true; an invariant with no premise is ok."""
     out: list[Finding] = []
     for inv in EVENT:
         premise = _premise(inv.term)
         if premise is None:
             out.append(Finding("vacuous invariant", inv.id, "ok", "no premise"))
+            tick(out[-1])
             continue
         answer, witness, replayed = _witness(rulebook, inv.events[0], _holds_term(premise),
                                              timeout, bound)
@@ -145,10 +169,14 @@ def vacuity(rulebook: Rulebook, timeout: float = 5.0, bound: int = 3) -> list[Fi
                           "its premise holds in no situation",
                           "its premise holds in a witness situation",
                           "the witness does not make the premise true"))
+        tick(out[-1])
     return out
 
 
-def fates(rulebook: Rulebook, timeout: float = 5.0) -> list[Finding]:
+def fates(rulebook: Rulebook, timeout: float = 5.0, tick: Tick = _silent) -> list[Finding]:
+    """At the end of a subgame (728.5) and at a restart (726.2), no card may cease to exist:
+    every card before the event is a card after it, proved for every size or refuted with a
+    counterexample."""
     out: list[Finding] = []
     for inv in FATE:
         result = prove(rulebook, Obligation(inv, inv.events[0]), timeout=timeout)
@@ -158,6 +186,7 @@ def fates(rulebook: Rulebook, timeout: float = 5.0) -> list[Finding]:
                   "a card has no destination and ceases to exist" if status == "finding"
                   else result.reason)
         out.append(Finding("fate", inv.id, status, detail, result.counterexample))
+        tick(out[-1])
     return out
 
 
@@ -170,6 +199,17 @@ def contradictions(rulebook: Rulebook) -> list[Finding]:
                     "applies") for permit, forbid, what in rulebook.contradictions()]
 
 
-def check_rules(rulebook: Rulebook, timeout: float = 5.0) -> list[Finding]:
-    return (contradictions(rulebook) + dead_clauses(rulebook, timeout) +
-            vacuity(rulebook, timeout) + fates(rulebook, timeout))
+def check_rules(rulebook: Rulebook, timeout: float = 5.0,
+                progress: Callable[[int, int, Finding], None] | None = None) -> list[Finding]:
+    """Every check on the rules: contradictions, dead clauses, vacuous invariants and fates,
+    in that order; `progress(done, total, finding)` as each of the last three is made."""
+    total = len(rulebook) + len(EVENT) + len(FATE)
+    done: list[Finding] = []
+
+    def tick(finding: Finding) -> None:
+        done.append(finding)
+        if progress is not None:
+            progress(len(done), total, finding)
+
+    return (contradictions(rulebook) + dead_clauses(rulebook, timeout, tick=tick) +
+            vacuity(rulebook, timeout, tick=tick) + fates(rulebook, timeout, tick=tick))

@@ -71,6 +71,8 @@ def changed_clauses(base: Rulebook, amended: Rulebook, event: str) -> list[str]:
 
 
 def changed_events(base: Rulebook, amended: Rulebook) -> list[str]:
+    """The events, in the order of `EVENTS`, whose clauses differ between the two rulebooks (a
+    clause changed, added, removed or moved): the only ones that can behave differently."""
     return [event for event in EVENTS if base.on(event) != amended.on(event)]
 
 

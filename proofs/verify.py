@@ -67,16 +67,29 @@ def worst(statuses: Iterable[Status]) -> Status:
 
 @dataclass(frozen=True)
 class Obligation:
+    """One proof obligation: `invariant` holds at `event`."""
+
     invariant: Invariant
     event: str
 
     @property
     def name(self) -> str:
+        """`invariant @ event`, as reports name the obligation."""
         return f"{self.invariant.id} @ {self.event}"
 
 
 @dataclass
 class Result:
+    """How one obligation was decided, and what shows it.
+
+    `seconds` is the time it took; `bound` the size of the finite universe searched, if one was
+    (a proof with a bound holds up to it only); `reason` says why in words (the solver's reason
+    for an unknown, what failed for a fault); `counterexample` is a refutation's situation (the
+    one reached) with its event, or the scenario a fault could not replay; `replay` is the
+    interpreter's replay of it; `notes` are remarks made on the way; `witness` is the
+    situation that proves a possibility.
+    """
+
     obligation: Obligation
     status: Status
     seconds: float
@@ -106,10 +119,14 @@ class Confirmation:
 
     @property
     def confirmed(self) -> bool:
+        """Whether the second solver decided as z3 did (a disagreement, or a failure to decide,
+        carries a `reason`)."""
         return self.answer in ("unsat", "sat") and not self.reason
 
 
 def obligations(only: list[str] | None = None) -> Iterator[Obligation]:
+    """Each invariant of the catalog (of `only`, if given) at each of its events that the
+    encoder knows, in catalog order."""
     for inv in CATALOG:
         if only and inv.id not in only:
             continue
@@ -130,6 +147,8 @@ BASIC = frozenset({"exists", "zone", "game", "kind", "waiting", "live", "present
 
 
 def attributes(term: Term) -> set[str]:
+    """The state attributes a term reads, to pick the hypotheses that speak of the same
+    (`Encoded.relevant`)."""
     return {t.args[1] for t in term.walk() if t.op == "attr"}
 
 
@@ -209,6 +228,7 @@ class Encodings:
             self.evidence.clear()
 
     def keep(self, encoded: Encoded, hypotheses: list[int], goal: Any, expect: str) -> None:
+        """Keep one query z3 decided, for a second solver (only when keeping evidence)."""
         if self.evidence is not None:
             self.evidence.append(Evidence(encoded, hypotheses, goal, expect))
 
@@ -245,6 +265,10 @@ class Encodings:
             self.encoding += time.perf_counter() - start
 
     def get(self, rulebook: Rulebook, event: str, bound: int | None) -> Encoded:
+        """The encoding of `event` under `rulebook`, in a universe bounded by `bound` (None:
+        unbounded), made on first use: the transition, the structure hypotheses conjunct by
+        conjunct, the event's constraints and hints, and an incremental solver holding them, each
+        hypothesis behind its switch."""
         key = (id(rulebook), event, bound)
         if key not in self._made:
             start = time.perf_counter()

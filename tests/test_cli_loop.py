@@ -177,3 +177,13 @@ def test_did_you_mean_in_an_amendment(capsys: pytest.CaptureFixture[str], tmp_pa
     assert code == 2 and out == "" and err.count("\n") == 1
     assert f"{amendment}:4: remove: no clause 'subgame.end.comander' in the rulebook; " \
         "did you mean 'subgame.end.commander'?" in err
+
+
+def test_check_rules_reports_progress() -> None:
+    from shahrazad.model.rulebook import official
+    from shahrazad.proofs.rules_check import FATE, fates
+
+    ticks: list[Any] = []
+    found = fates(official(), tick=ticks.append)
+    assert ticks == found and len(found) == len(FATE)
+    assert cli._label(found[0]) == found[0].subject

@@ -11,8 +11,9 @@ import math
 import os
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import click
 
@@ -25,6 +26,8 @@ from shahrazad.model.rulebook import Rulebook, load_rulebook
 from shahrazad.model.scenario import Scenario, load_scenario, situation_data
 
 from .report import simulate as report
+
+FC = TypeVar("FC", bound=Callable[..., Any] | click.Command)  # what click's decorators take
 
 EXIT_BAD_INPUT = 2
 EXIT_UNDECIDED = 3
@@ -272,7 +275,7 @@ def graph(scenario: str, after: int | None, fmt: str, output: str | None, seed: 
 REPORTS = ("text", "json", "junit", "sarif", "markdown", "github")
 
 
-def _report_file(flag: str, dest: str, help: str) -> Any:
+def _report_file(flag: str, dest: str, help: str) -> Callable[[FC], FC]:
     return click.option(flag, dest, type=click.Path(dir_okay=False, allow_dash=True), default=None,
                         help=f"Also write {help} to this file (`-`: standard output).")
 
@@ -455,7 +458,8 @@ def check_rules_command(rulebook_path: str | None, amendments: tuple[str, ...], 
     from shahrazad.proofs.rules_check import check_rules
 
     rulebook = _rulebook(rulebook_path, amendments)
-    found = check_rules(rulebook, timeout=timeout)
+    with _Progress("checking the rules") as progress:
+        found = check_rules(rulebook, timeout=timeout, progress=progress)
     if fmt == "json":
         _emit(json.dumps({"schema": "shahrazad.check-rules/1", "checks": [
             {"check": f.check, "subject": f.subject, "status": f.status, "detail": f.detail,
@@ -603,7 +607,7 @@ def _label(item: Any) -> str:
     """What a progress line names: an obligation, a clause's change, an event, a wording."""
     if hasattr(item, "obligation"):
         return f"{item.status.value} {item.obligation.name}"
-    for attribute in ("clause", "event", "wording", "name"):
+    for attribute in ("clause", "event", "wording", "name", "subject"):
         value = getattr(item, attribute, None)
         if isinstance(value, str):
             return value

@@ -7,6 +7,9 @@ from shahrazad.invariants.catalog import Invariant
 
 
 def invariants_markdown(catalog: list[Invariant]) -> str:
+    """The catalog in Markdown (docs/invariants.md): a heading and a table per kind
+    (structure, event, possibility), a row per invariant with its statement, clauses and
+    events; a bounded one is marked so."""
     heads = {"structure": ("Structure", "Of one situation: assumed before every event, proved "
                            "after it."),
              "event": ("Events", "Of one event: the situation before, the situation after."),

@@ -140,6 +140,10 @@ def _link(path: Path | None, relative_to: Path) -> str:
 
 
 def history_json(checked: list[Checked], files: dict[tuple[str, str], Path]) -> dict[str, Any]:
+    """The history as JSON (schema `shahrazad.history/1`): each wording with its rule, number,
+    CR number, versions and intent, how many of its sentences are of each kind, how many
+    promises it keeps, those it breaks (each with its counterexample's file from `files`), its
+    obligations left unknown or faulty, and the semantic diff from the wording before."""
     from .semantic import diff_json
 
     return {"schema": "shahrazad.history/1", "wordings": [{

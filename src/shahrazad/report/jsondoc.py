@@ -17,6 +17,9 @@ VERIFY_SCHEMA = "shahrazad.verify/1"
 
 def verify_json(results: list[Result], rulebook: str, amendments: list[str],
                 wall: float = 0.0) -> dict[str, Any]:
+    """The JSON document of a verification (schema `shahrazad.verify/1`): the rulebook and
+    amendments, a count per status, the exit code, the times (`wall`: the run's wall-clock
+    seconds), and each obligation's outcome."""
     return {
         "schema": VERIFY_SCHEMA,
         "rulebook": rulebook,

@@ -77,6 +77,7 @@ def stable(path: str) -> str:
 
 
 def is_official(rulebook: Rulebook) -> bool:
+    """Whether the rulebook is the official one shipped in the package (its `source` is `<official>`)."""
     return rulebook.source == OFFICIAL
 
 

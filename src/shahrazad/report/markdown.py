@@ -12,6 +12,9 @@ from .text import summary
 
 def verify_markdown(results: list[Result], rulebook: str, amendments: list[str],
                     wall: float = 0.0) -> str:
+    """The Markdown report: a heading with the rulebook and amendments, the summary, a table of
+    every obligation, then each one refuted (or a fault) with a counterexample: explained, as
+    TOML, and with its reaching trace."""
     lines = [f"# shahrazad verify: {rulebook}" + (f" + {', '.join(amendments)}" if amendments else ""),
              "", summary(results, wall), "", "| status | invariant | event | clauses | seconds |",
              "| --- | --- | --- | --- | --- |"]

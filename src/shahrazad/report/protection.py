@@ -53,6 +53,9 @@ def protection_text(found: list[Protection], rulebook: Rulebook, every: bool = F
 
 
 def protection_json(found: Iterable[Protection]) -> dict[str, Any]:
+    """The protection report as JSON (schema `shahrazad.protection/3`): each removal of a clause
+    and each change of one of its parameters, with its status, the invariant that catches it,
+    the detail, and the situation and reaching trace where it shows."""
     out = []
     for p in found:
         item: dict[str, Any] = {"clause": p.clause, "event": p.event, "status": p.status,

@@ -86,6 +86,8 @@ def side_by_side(left: list[str], right: list[str], left_title: str, right_title
 
 
 def diff_json(diff: list[EventDifference], verdicts_change: bool = False) -> dict[str, Any]:
+    """The semantic diff as JSON: whether the model sees nothing of the amendment (`unseen`,
+    never when verdicts change) and each changed event's verdict."""
     return {"unseen": unseen(diff) and not verdicts_change,
             "events": [_event_json(d) for d in diff]}
 

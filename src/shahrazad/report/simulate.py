@@ -67,6 +67,9 @@ def _objects(state: Situation, zone: ZoneRef) -> str:
 
 def simulate_text(file: str, title: str, rulebook: str, edition: str, seed: int | None,
                   events: list[Event], trace: list[TraceStep], final: Situation) -> str:
+    """The text report of `simulate`: a header (scenario, rulebook, the edition of its CR
+    numbers, seed), each event with the steps it caused and their rules, then the resulting
+    situation."""
     lines = [f"Scenario: {file}" + (f" — {title}" if title else ""),
              f"Rulebook: {rulebook} (CR numbers of {edition}); seed {seed}", ""]
     for index, event in enumerate(events, start=1):
@@ -82,6 +85,8 @@ def simulate_text(file: str, title: str, rulebook: str, edition: str, seed: int 
 
 def simulate_json(file: str, rulebook: str, edition: str, seed: int | None,
                   events: list[Event], trace: list[TraceStep], final: Situation) -> dict[str, Any]:
+    """The JSON report of `simulate` (schema `shahrazad.simulate/1`): each event with its steps,
+    and the resulting situation as scenario data."""
     return {
         "schema": SIMULATE_SCHEMA,
         "scenario": file,
