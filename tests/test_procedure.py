@@ -129,6 +129,19 @@ def test_a_stage_out_of_order_is_visible() -> None:
     assert (sub.stage, sub.out_of_order) == ("first-turn", True)
 
 
+def test_the_situation_in_words_says_how_the_start_went() -> None:
+    from shahrazad.report.simulate import situation_text
+
+    scenario, after = _run(official(), "restart.first-turn")
+    words = "\n".join(situation_text(after))
+    assert "further instructions followed at mulligans (726.4)" in words
+    assert "start (rule 103)" not in words  # in order, at the first turn: nothing to say
+    scenario, after = _run(official().remove("restart.opening-hands"), "restart.first-turn")
+    words = "\n".join(situation_text(after))
+    assert "start (rule 103): at first-turn, its stages out of order" in words
+    assert "start (rule 103)" not in "\n".join(situation_text(scenario.situation))
+
+
 # ---- both readings, and their agreement ---------------------------------------------------
 
 
@@ -144,7 +157,9 @@ RULEBOOKS = {
 
 
 @pytest.mark.parametrize("example", ["subgame.start.first-turn", "restart.first-turn"])
-@pytest.mark.parametrize("rulebook", list(RULEBOOKS))
+@pytest.mark.parametrize("rulebook", [  # two in the quick suite, all under `.ci/run`
+    pytest.param(name, marks=() if name in ("official", "reordered") else pytest.mark.slow)
+    for name in RULEBOOKS])
 def test_the_encoding_is_the_interpreter_on_the_procedure(rulebook: str, example: str) -> None:
     """Every attribute of every element after the event (the stage, the mark of disorder and
     the stage of Karn's instructions among them), in order and out of it."""

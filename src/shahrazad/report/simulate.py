@@ -8,7 +8,7 @@ from typing import Any
 from shahrazad.model.events import Event
 from shahrazad.model.objects import ZoneRef
 from shahrazad.model.scenario import situation_data
-from shahrazad.model.state import Situation
+from shahrazad.model.state import Game, Situation
 from shahrazad.model.trace import TraceStep
 
 SIMULATE_SCHEMA = "shahrazad.simulate/1"
@@ -33,6 +33,7 @@ def situation_text(state: Situation, indent: str = "  ") -> list[str]:
         lines.append(head + ")")
         if game.doomed:
             lines.append(f"{pad}  will lose at the first upkeep: {', '.join(game.doomed)}")
+        lines += _start(game, pad)
         for zone in sorted(state.zones_of(game_id), key=ZoneRef.sort_key):
             if state.zones[zone]:
                 lines.append(f"{pad}  {zone.path()}: {_objects(state, zone)}")
@@ -55,6 +56,20 @@ def situation_text(state: Situation, indent: str = "  ") -> list[str]:
     for ended in state.ended:
         lines.append(f"{indent}ended: {ended.id}, {ended.result.describe()}")
     return lines
+
+
+def _start(game: Game, pad: str) -> list[str]:
+    """How the game's start went (rule 103), where it is news: a stage short of the first
+    turn, a stage reached out of order, the stage at which a restarting effect's further
+    instructions were followed (726.4)."""
+    out = []
+    if game.stage != "first-turn" or game.out_of_order:
+        out.append(f"{pad}  start (rule 103): at {game.stage}"
+                   + (", its stages out of order" if game.out_of_order else ""))
+    if game.instructions_at is not None:
+        out.append(f"{pad}  the restarting effect's further instructions followed at "
+                   f"{game.instructions_at} (726.4)")
+    return out
 
 
 def _objects(state: Situation, zone: ZoneRef) -> str:
