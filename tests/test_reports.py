@@ -484,3 +484,25 @@ def test_github_unseen_and_all_proved(unseen_file: str) -> None:
     lines = verify_github(results, rulebook, [amendment], unseen="no difference").splitlines()
     assert lines[0] == f"::warning file={unseen_file},line=1,title=amendment.unseen::no difference"
     assert lines[-1].startswith("::notice::") and len(lines) == 2
+
+
+EXAMPLE_AMENDMENTS = sorted((ROOT / "examples" / "amendments").glob("*.toml"))
+
+
+@pytest.mark.slow  # every example amendment proved again: minutes
+@pytest.mark.parametrize("path", EXAMPLE_AMENDMENTS, ids=[p.stem for p in EXAMPLE_AMENDMENTS])
+def test_sarif_of_each_example_amendment_points_at_its_line(path: Path, sarif_schema: Any) -> None:
+    """What each example amendment breaks is a SARIF error at a line of that amendment."""
+    amendment = load_amendment(str(path.relative_to(ROOT)))
+    assert amendment.breaks, f"{path.name} names what it breaks"
+    results = verify(amendment.apply(official()), amendment.breaks, timeout=30.0, jobs=1)
+    run = validate(sarif_schema, verify_sarif(results, amendment.apply(official()),
+                                              [amendment]))["runs"][0]
+    errors = [r for r in run["results"] if r["level"] == "error"]
+    assert {r["ruleId"] for r in errors} == set(amendment.breaks)
+    rows = path.read_text(encoding="utf-8").splitlines()
+    for result in errors:
+        physical = result["locations"][0]["physicalLocation"]
+        assert physical["artifactLocation"]["uri"] == path.relative_to(ROOT).as_posix()
+        line = physical["region"]["startLine"]
+        assert 1 <= line <= len(rows) and "name" in rows[line - 1], (result["ruleId"], line)
