@@ -64,9 +64,47 @@ def test_format_and_output_file(capsys: pytest.CaptureFixture[str], tmp_path: Pa
 
 
 def test_two_reports_on_standard_output_are_refused(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, err = run(capsys, "verify", "--only", "end.cards-conserved", "--json", "-")
+    code, out, err = run(capsys, "verify", "--only", "end.cards-conserved", "--format", "json",
+                         "--sarif", "-")
     assert code == 2 and out == ""
     assert err.count("\n") == 1 and "only one report can go to standard output" in err
+
+
+def test_a_report_file_alone_on_standard_output(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "verify", "--only", "end.cards-conserved", "--sarif", "-")
+    assert code == 0 and json.loads(out)["version"] == "2.1.0"  # the text report stands aside
+
+
+@pytest.mark.parametrize("bad", [["--sarif", "{missing}/x.sarif"], ["--json", "{folder}"],
+                                 ["-o", "{same}", "--json", "{same}"],
+                                 ["--explain-dir", "{file}/sub"]])
+def test_bad_report_targets_are_refused_before_any_work(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path, bad: list[str]) -> None:
+    (tmp_path / "a-file").write_text("x")
+    places = {"missing": str(tmp_path / "no" / "such"), "folder": str(tmp_path),
+              "same": str(tmp_path / "same.out"), "file": str(tmp_path / "a-file")}
+    args = [a.format(**places) for a in bad]
+    before = sorted(p.name for p in tmp_path.iterdir())
+    code, out, err = run(capsys, "verify", "--only", "end.commanders-return", "--markdown",
+                         str(tmp_path / "report.md"), *args)
+    assert code == 2 and out == "" and err.count("\n") == 1
+    assert sorted(p.name for p in tmp_path.iterdir()) == before  # nothing written
+
+
+def test_explain_dir_needs_the_rules_as_files(capsys: pytest.CaptureFixture[str],
+                                              tmp_path: Path,
+                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(
+        Path(BREAKS_COMMANDERS).read_bytes())))
+    code, _, err = run(capsys, "verify", "--amendment", "-", "--explain-dir", str(tmp_path / "x"))
+    assert code == 2 and "give the rulebook and amendments as files" in err
+
+
+def test_an_unseen_amendment_is_flagged_under_only_too(capsys: pytest.CaptureFixture[str]) -> None:
+    unseen = str(ROOT / "examples" / "unseen" / "726.3-after-the-opening-hands.toml")
+    code, out, _ = run(capsys, "verify", "--amendment", unseen, "--only",
+                       "restart.procedure-order")
+    assert code == 3 and "no difference the model can see" in out
 
 
 def test_github_annotations(capsys: pytest.CaptureFixture[str]) -> None:

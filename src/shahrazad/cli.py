@@ -20,7 +20,7 @@ import click
 from shahrazad.invariants.structure import problems
 from shahrazad.model.choices import SeededChooser, enumerate_outcomes
 from shahrazad.model.errors import IllegalEvent, InputError, ShahrazadError, did_you_mean
-from shahrazad.model.inputs import STDIN_NAME
+from shahrazad.model.inputs import STDIN, STDIN_NAME
 from shahrazad.model.interpreter import Interpreter
 from shahrazad.model.rulebook import Rulebook, load_rulebook
 from shahrazad.model.scenario import Scenario, load_scenario, situation_data
@@ -323,19 +323,15 @@ def verify(rulebook_path: str | None, amendments: tuple[str, ...], fmt: str,
 
     from .report.explain import write_explanations
 
-    targets = {fmt: output or "-"}
-    for kind, target in (("json", json_file), ("junit", junit_file), ("sarif", sarif_file),
-                         ("markdown", markdown_file)):
-        if target is None:
-            continue
-        if kind in targets and targets[kind] != target:
-            raise click.BadParameter(f"the {kind} report is asked for twice", param_hint=f"--{kind}")
-        targets[kind] = target
+    targets = _report_targets(fmt, output, {"json": json_file, "junit": junit_file,
+                                            "sarif": sarif_file, "markdown": markdown_file})
     to_stdout = [kind for kind, target in targets.items() if target == "-"]
-    if len(to_stdout) > 1:
-        raise click.BadParameter(f"only one report can go to standard output, not "
-                                 f"{' and '.join(to_stdout)}; give the others a file",
-                                 param_hint="-o")
+    if explain_dir is not None:
+        if STDIN in (rulebook_path, *amendments):
+            raise click.BadParameter("a counterexample records the rules it was found under; "
+                                     "give the rulebook and amendments as files, not standard "
+                                     "input", param_hint="--explain-dir")
+        _writable_folder(explain_dir)
     rulebook, loaded = _rules(rulebook_path, amendments)
     _check_invariants(only)
     started = time.perf_counter()
@@ -346,11 +342,11 @@ def verify(rulebook_path: str | None, amendments: tuple[str, ...], fmt: str,
     code = worst(r.status for r in results).exit_code
     flag = ""
     effect = None
-    if amendments and code == 0 and not only:
+    if amendments and code == 0:
         # Everything proved: is there anything the amendments change that the model sees?
         from shahrazad.proofs.semantic import semantic_diff, unseen
 
-        from .report.semantic import diff_json, unseen_line
+        from .report.semantic import diff_json, undecided_line, unseen_line
 
         with _Progress("comparing with the rules before the amendments") as progress:
             diff = semantic_diff(_rulebook(rulebook_path), rulebook, timeout=timeout,
@@ -358,15 +354,96 @@ def verify(rulebook_path: str | None, amendments: tuple[str, ...], fmt: str,
         effect = diff_json(diff)
         if unseen(diff):
             flag, code = unseen_line(diff), 3
+        elif any(d.status == "unknown" for d in diff):
+            flag, code = undecided_line(diff), 3
     wall = time.perf_counter() - started
     if explain_dir is not None:
         write_explanations(results, Path(explain_dir), rulebook_path, list(amendments))
-    for kind, target in targets.items():
-        _emit(_verify_report(kind, results, rulebook, rulebook_path, loaded, wall, flag, effect,
-                             code), target)
+    _emit_all({target: _verify_report(kind, results, rulebook, rulebook_path, loaded, wall,
+                                      flag, effect, code)
+               for kind, target in targets.items()})
     if flag and not {"text", "markdown"} & set(to_stdout):
         click.echo(f"shahrazad: {flag}", err=True)
     raise click.exceptions.Exit(code)
+
+
+REPORT_FLAGS = {"json": "--json", "junit": "--junit-xml", "sarif": "--sarif",
+                "markdown": "--markdown"}
+
+
+def _report_targets(fmt: str, output: str | None,
+                    files: dict[str, str | None]) -> dict[str, str]:
+    """Where each report of a run goes (`-`: standard output), checked before any work: a
+    report asked for twice, two reports for one file or for standard output, a file that
+    cannot be written. The --format report goes to standard output unless -o says
+    otherwise, or another report asked for standard output and --format was not given."""
+    asked = {kind: target for kind, target in files.items() if target is not None}
+    targets: dict[str, str] = {}
+    fmt_given = click.get_current_context().get_parameter_source("fmt") not in (
+        click.core.ParameterSource.DEFAULT, None)
+    if output is not None or fmt_given or "-" not in asked.values():
+        targets[fmt] = output or "-"
+    for kind, target in asked.items():
+        if kind in targets and targets[kind] != target:
+            raise click.BadParameter(f"the {kind} report is asked for twice",
+                                     param_hint=REPORT_FLAGS[kind])
+        targets[kind] = target
+    to_stdout = [kind for kind, target in targets.items() if target == "-"]
+    if len(to_stdout) > 1:
+        raise click.BadParameter(f"only one report can go to standard output, not "
+                                 f"{' and '.join(to_stdout)}; give the others a file",
+                                 param_hint="-o")
+    seen: dict[str, str] = {}
+    for kind, target in targets.items():
+        if target == "-":
+            continue
+        key = os.path.abspath(target)
+        if key in seen:
+            raise click.BadParameter(f"the {seen[key]} and {kind} reports would both be "
+                                     f"written to {target}", param_hint=REPORT_FLAGS.get(kind, "-o"))
+        seen[key] = kind
+        _writable_file(target)
+    return targets
+
+
+def _writable_file(path: str) -> None:
+    """InputError unless `path` can be written as a file (its folder exists)."""
+    target = Path(path)
+    if target.is_dir():
+        raise InputError("is a folder, not a file", file=path)
+    folder = target.parent if str(target.parent) else Path(".")
+    if not folder.is_dir() or not os.access(folder, os.W_OK):
+        raise InputError("cannot write: no such folder, or not writable", file=path)
+
+
+def _writable_folder(path: str) -> None:
+    """Make the folder `path` (and its parents); InputError when that is not possible."""
+    try:
+        Path(path).mkdir(parents=True, exist_ok=True)
+    except OSError as err:
+        raise InputError(f"cannot make the folder: {err.strerror}", file=path) from None
+
+
+def _emit_all(reports: dict[str, str]) -> None:
+    """Write every report, or none: the files are written beside their targets first and
+    only renamed into place when all were written (standard output comes last)."""
+    staged: list[tuple[Path, Path]] = []
+    try:
+        for target, text in reports.items():
+            if target == "-":
+                continue
+            final = Path(target)
+            temporary = final.with_name(f".{final.name}.shahrazad-tmp")
+            temporary.write_text(text, encoding="utf-8")
+            staged.append((temporary, final))
+    except OSError as err:
+        for temporary, _ in staged:
+            temporary.unlink(missing_ok=True)
+        raise InputError(f"cannot write: {err.strerror}", file=str(err.filename)) from None
+    for temporary, final in staged:
+        temporary.replace(final)
+    if "-" in reports:
+        click.echo(reports["-"], nl=False)
 
 
 def _verify_report(kind: str, results: list[Any], rulebook: Rulebook, rulebook_path: str | None,
@@ -575,7 +652,9 @@ class _Progress:
         self.task: Any = None
 
     def __enter__(self) -> _Progress:
-        if self.console.is_terminal:
+        # rich's is_terminal is also true under FORCE_COLOR: on standard error, ask it too.
+        on_stderr = self.console.file is sys.stderr
+        if self.console.is_terminal and (not on_stderr or sys.stderr.isatty()):
             from rich.progress import (
                 BarColumn,
                 MofNCompleteColumn,

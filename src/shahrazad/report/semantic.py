@@ -26,6 +26,14 @@ def unseen_line(diff: list[EventDifference]) -> str:
             "about it.")
 
 
+def undecided_line(diff: list[EventDifference]) -> str:
+    """The one line that says whether the amendments change what the model sees could not
+    be decided: the proofs are no verdict on them either."""
+    events = ", ".join(d.event for d in diff if d.status == "unknown")
+    return (f"whether the amendments change what happens at {events} could not be decided "
+            "(the solver gave up): the proofs are no verdict on the amendments.")
+
+
 def diff_text(diff: list[EventDifference], against: str = "the official rules",
               verdicts_change: bool = False) -> list[str]:
     """The diff in words; the "no difference" line only when no verdict changes either."""
