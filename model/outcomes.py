@@ -37,7 +37,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-from .choices import SHUFFLE_WHY, Chooser, enumerate_outcomes
+from .choices import SHUFFLE_WHY, Chooser, ScriptedChooser, enumerate_outcomes
 from .errors import IllegalEvent, ShahrazadError
 from .events import GENERAL_RULES, Event
 from .interpreter import Interpreter
@@ -71,6 +71,10 @@ ORDERED_ZONES: Final = frozenset({"library", "graveyard", "stack", "deck"})
 """Zone kinds whose order is part of the game (CR 401.2, 404.2, 405.2; supplementary decks
 are face-down piles like libraries). The others are compared as sets."""
 
+# Lists in a game's table whose order no rule reads: compared as sets.
+UNORDERED_GAME_LISTS: Final = ("will-lose", "left", "resolved", "variants",
+                               "waiting-for-priority")
+
 _LEFT_OUT: Final = ("schema", "id-serial", "title", "description", "seed", "event")
 
 
@@ -88,6 +92,16 @@ def canonical(situation: Situation, shuffled: frozenset[str] = frozenset()) -> d
     for key in ("card", "object"):
         if key in data:
             data[key] = _zone_order(data[key], shuffled)
+    for game in data.get("game", []):
+        for key in UNORDERED_GAME_LISTS:
+            if isinstance(game.get(key), list):
+                game[key] = sorted(game[key], key=str)
+    for table in [*data.get("card", []), *data.get("object", [])]:
+        for key in ("triggers", "affected-by"):
+            if isinstance(table.get(key), list):
+                table[key] = sorted(table[key], key=str)
+    if "ended" in data:
+        data["ended"] = sorted(data["ended"], key=lambda e: str(e.get("id")))
     if "player-effect" in data:  # by player; each player's effects in their order
         data["player-effect"] = sorted(data["player-effect"], key=lambda e: str(e["player"]))
     return data
@@ -168,20 +182,22 @@ def allowed_outcomes(situation: Situation, event: Event, rulebook: Rulebook | No
     book = rulebook or official()
 
     def run(chooser: Chooser) -> tuple[Situation, list[TraceStep]]:
-        outcome = Interpreter(book, _UnshuffledChooser(chooser), edition).step(situation, event,
-                                                                              index)
+        outcome = Interpreter(book, _UnshuffledChooser(chooser, settled), edition).step(
+            situation, event, index)
         return outcome.situation, outcome.trace
+
+    # Which shuffled zones are left as shuffled: one run, every choice the first, tells.
+    settled = _settled(Interpreter(book, ScriptedChooser(), edition).step(
+        situation, event, index).trace)
 
     firsts: list[tuple[dict[str, Any], Situation, tuple[TraceStep, ...]]] = []
     counts: list[int] = []
     seen: dict[str, int] = {}
     branches = 0
-    shuffled: frozenset[str] = frozenset()
     try:
         for state, trace in enumerate_outcomes(run, limit=limit):
             branches += 1
-            shuffled = shuffled or _shuffled(trace)  # the same zones on every branch
-            data = canonical(state, shuffled)
+            data = canonical(state, settled)
             key = canonical_key(data)
             if key in seen:
                 counts[seen[key]] += 1
@@ -195,24 +211,38 @@ def allowed_outcomes(situation: Situation, event: Event, rulebook: Rulebook | No
             "random starting players, CR 728.2); the outcomes are enumerated only below that"
         ) from None
     allowed = tuple(Allowed(d, s, t, n) for (d, s, t), n in zip(firsts, counts, strict=True))
-    return Outcomes(event, allowed, branches, seen, shuffled)
+    return Outcomes(event, allowed, branches, seen, settled)
 
 
 class _UnshuffledChooser:
-    """Passes every choice on, but a shuffle's: a shuffled zone is compared as a set, so one
-    order of it stands for all (and is not a branch)."""
+    """Passes every choice on, but the shuffles of the zones in `settled`: such a zone is
+    compared as a set, so one order of it stands for all (and is not a branch)."""
 
-    def __init__(self, chooser: Chooser):
+    def __init__(self, chooser: Chooser, settled: frozenset[str]):
         self.chooser = chooser
+        self.settled = settled
 
     def pick(self, n: int, why: str) -> int:
-        return 0 if why.startswith(SHUFFLE_WHY) else self.chooser.pick(n, why)
+        if why.startswith(SHUFFLE_WHY) and why.removeprefix(SHUFFLE_WHY) in self.settled:
+            return 0
+        return self.chooser.pick(n, why)
 
 
-def _shuffled(trace: Iterable[TraceStep]) -> frozenset[str]:
-    """The zones the trace shuffles (`model.game_steps.g_shuffle` notes each as shuffled)."""
-    return frozenset(change.object for step in trace for change in step.changes
-                     if change.what == "shuffled")
+def _settled(trace: Iterable[TraceStep]) -> frozenset[str]:
+    """The zones the trace shuffles (`model.game_steps.g_shuffle` notes each as shuffled)
+    and into which nothing moves afterwards in the same event: their order is any order.
+    A zone something is put into after its shuffle (on top, at the bottom: an amended rule
+    may do that) keeps its order, and its shuffles stay choices to enumerate."""
+    shuffled: set[str] = set()
+    touched: set[str] = set()
+    for step in trace:
+        for change in step.changes:
+            if change.what == "shuffled":
+                shuffled.add(change.object)
+                touched.discard(change.object)
+            elif change.what == "moved" and change.after in shuffled:
+                touched.add(change.after)
+    return frozenset(shuffled - touched)
 
 
 # ---- divergence -----------------------------------------------------------------------------
@@ -414,7 +444,8 @@ def _divergence(before: Situation, engine_after: Situation, outcomes: Outcomes, 
     expected = _entries(closest.data, outcomes.shuffled)
     subject, said_expected, said_engine = _words(key, expected.get(key), engine.get(key),
                                                  _entries(canonical(before)).get(key))
-    step = _step_for(key, closest.trace)
+    step = (_game_step(expected.get(key), engine.get(key), closest.trace, book)
+            if key[0] == "game" else None) or _step_for(key, closest.trace)
     if step is not None:
         return Divergence(index, outcomes.event.kind, subject, said_expected, said_engine,
                           step.clause, step.rule, step.text, False, count,
@@ -431,6 +462,37 @@ def _event_rules(book: Rulebook, event: Event, edition: str | None) -> tuple[str
         return None, GENERAL_RULES.get(event.kind, "?")
     cites = list(dict.fromkeys(c.cite(edition or book.default_edition) for c in clauses))
     return ", ".join(c.name for c in clauses), ", ".join(cites)
+
+
+# The game step that writes each key of a game's table (`model.game_steps`): a difference
+# there is cited to the last step of the trace whose clause does that.
+GAME_FIELD_ACTIONS: Final[dict[str, tuple[str, ...]]] = {
+    "starting-player": ("starting-player",),
+    "will-lose": ("short-library",),
+    "players": ("create-game",), "parent": ("create-game", "inherit"),
+    "variants": ("create-game",), "created-by": ("create-game",),
+    "range-of-influence": ("create-game",), "restarted-from": ("inherit",),
+    "subgame-results": ("end-game", "inherit"), "resolved": ("finish-resolving",),
+    "trigger": ("queue-leave-triggers", "release-triggers"),
+    "status": ("suspend", "resume", "end-game"),
+}
+
+
+def _game_step(expected: Any, engine: Any, trace: Sequence[TraceStep],
+               book: Rulebook) -> TraceStep | None:
+    """The last step of the trace whose clause writes the first key in which two tables of
+    one game differ (a wrong starting player is 726.1a's or 728.2's, not the last step
+    that touched the game)."""
+    if not isinstance(expected, dict) or not isinstance(engine, dict):
+        return None
+    fields = [k for k in [*expected, *(k for k in engine if k not in expected)]
+              if expected.get(k) != engine.get(k)]
+    actions = next((GAME_FIELD_ACTIONS[f] for f in fields if f in GAME_FIELD_ACTIONS), ())
+    for step in reversed(trace):
+        if step.clause is not None and step.clause in book.names() and any(
+                s.action in actions for s in book.get(step.clause).steps):
+            return step
+    return None
 
 
 def _step_for(key: Key, trace: Sequence[TraceStep]) -> TraceStep | None:

@@ -225,3 +225,20 @@ def test_check_rules_reports_progress() -> None:
     found = fates(official(), tick=ticks.append)
     assert ticks == found and len(found) == len(FATE)
     assert cli._label(found[0]) == found[0].subject
+
+
+def test_recorded_rules_replay_through_a_symbolic_link(capsys: pytest.CaptureFixture[str],
+                                                        tmp_path: Path,
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    project, elsewhere = tmp_path / "project", tmp_path / "elsewhere" / "deep"
+    project.mkdir()
+    elsewhere.mkdir(parents=True)
+    (project / "forgotten.toml").write_bytes(Path(BREAKS_COMMANDERS).read_bytes())
+    (project / "out").symlink_to(elsewhere, target_is_directory=True)
+    monkeypatch.chdir(project)
+    code, _, _ = run(capsys, "verify", "--amendment", "forgotten.toml", "--only",
+                     "end.commanders-return", "--explain-dir", "out")
+    assert code == 1
+    code, out, err = run(capsys, "simulate", "out/end.commanders-return@end-subgame.trace.toml")
+    assert code == 0, err
+    assert "amended by forgotten.toml" in out

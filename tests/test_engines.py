@@ -27,6 +27,7 @@ from shahrazad.model.outcomes import (
     canonical_key,
     first_divergence,
 )
+from shahrazad.model.rulebook import official as official_rulebook
 from shahrazad.model.scenario import (
     load_scenario,
     read_scenario_data,
@@ -413,3 +414,88 @@ def test_the_docstring_example_of_step_runs() -> None:
 
     failed, attempted = doctest.testmod(interpreter)
     assert (failed, attempted > 0) == (0, True)
+
+
+TWO_CARDS = '''
+players = ["Ann", "Bob"]
+game = [{ id = "main" }]
+event = [{ do = "restart", controller = "Ann", via = "karn-ability" }]
+card = [
+  { id = "karn", owner = "Ann", at = "main/battlefield" },
+  { id = "a1", owner = "Ann", at = "main/library/Ann" },
+  { id = "b1", owner = "Bob", at = "main/library/Bob" },
+]
+object = [{ id = "karn-ability", kind = "ability", controller = "Ann", at = "main/stack" }]
+'''
+
+
+def test_a_difference_in_a_game_is_cited_to_the_clause_that_writes_it() -> None:
+    from shahrazad.model.scenario import parse_scenario
+
+    scenario = parse_scenario(TWO_CARDS, file="two.toml")
+    before, restart = scenario.situation, scenario.events[0]
+    allowed = allowed_outcomes(before, restart).allowed[0].situation
+    doomed = allowed.copy()
+    doomed.games["game1"].doomed = ["Ann"]
+    found = first_divergence(before, restart, doomed)
+    assert found is not None and (found.clause, found.rule) == ("restart.short-library", "726.3")
+    starts = allowed.copy()
+    starts.games["game1"].starting_player = "Bob"
+    found = first_divergence(before, restart, starts)
+    assert found is not None and (found.clause, found.rule) == ("restart.starting-player",
+                                                                "726.1a")
+    reordered = allowed.copy()  # the order of will-lose is read by no rule
+    reordered.games["game1"].doomed = list(reversed(reordered.games["game1"].doomed))
+    assert first_divergence(before, restart, reordered) is None
+
+
+def test_a_zone_filled_after_its_shuffle_keeps_its_order() -> None:
+    """Under an amendment that puts exempt cards at the bottom of the new library after the
+    shuffle, the library is no set: a card on top instead is a divergence."""
+    from shahrazad.proofs.amendment import parse_amendment
+
+    amendment = parse_amendment('''
+title = "exempt cards go to the bottom of the new library, after the shuffle"
+
+[[add]]
+after = "restart.cards-involved"
+name = "test.restart.exempt-bottom"
+cr = { "2026-01-16" = "726.5" }
+summary = "Test only: exempt cards go to the bottom of their owner's new library."
+on = "restart"
+
+[[add.step]]
+select = { game = "new", object = "card", zone = "exile" }
+move-to = { game = "new", zone = "library", whose = "owner", position = "bottom" }
+''', file="bottom.toml")
+    book = amendment.apply(official_rulebook())
+    scenario = load_scenario(ROOT / "examples" / "restart.exempt.toml")
+    before, restart = scenario.situation, scenario.events[0]
+    outcomes = allowed_outcomes(before, restart, book)
+    library = next(z for z in outcomes.allowed[0].situation.zones
+                   if str(z) == "game1/library/Bob")
+    assert str(library) not in outcomes.shuffled
+    engine = outcomes.allowed[0].situation.copy()
+    pile = list(engine.zones[library])
+    assert pile[-1] == "bob-tarmogoyf"  # the rules: at the bottom
+    engine.zones[library] = Pile([pile[-1], *pile[:-1]])
+    assert first_divergence(before, restart, engine, book) is not None
+
+
+def test_conform_reads_a_json_trace_on_standard_input_and_writes_o(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    import io
+    import sys
+
+    from shahrazad.engine_kit import dump_trace
+
+    toy = load_trace(ROOT / "examples" / "engines" / "toy-trace.toml")
+    text = dump_trace(toy.scenario, [a if a is not None else r for a, r in
+                                     zip(toy.after, toy.refusals, strict=True)], "json")
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(text.encode())))
+    target = tmp_path / "conform.json"
+    assert main(["conform", "-", "--format", "json", "-o", str(target)]) == 1
+    assert capsys.readouterr().out == ""
+    document = json.loads(target.read_text())
+    assert document["trace"] == "<stdin>" and document["divergence"]["event"] == 3

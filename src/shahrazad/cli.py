@@ -20,11 +20,22 @@ import click
 from shahrazad.invariants.structure import problems
 from shahrazad.model.choices import SeededChooser, enumerate_outcomes
 from shahrazad.model.errors import IllegalEvent, InputError, ShahrazadError, did_you_mean
-from shahrazad.model.inputs import STDIN, STDIN_NAME
+from shahrazad.model.inputs import STDIN
 from shahrazad.model.interpreter import Interpreter
-from shahrazad.model.rulebook import Rulebook, load_rulebook
+from shahrazad.model.rulebook import Rulebook
 from shahrazad.model.scenario import Scenario, load_scenario, situation_data
 
+from .options import (
+    AMENDMENTS,
+    OFFICIAL,
+    OUTPUT,
+    RULEBOOK,
+)
+from .options import edition as _edition
+from .options import emit as _emit
+from .options import load_rules as _rules
+from .options import rulebook as _rulebook
+from .options import scenario_rules as _scenario_rules
 from .report import simulate as report
 
 FC = TypeVar("FC", bound=Callable[..., Any] | click.Command)  # what click's decorators take
@@ -52,23 +63,6 @@ class _Seconds(click.ParamType):  # type: ignore[type-arg]
 SECONDS = _Seconds()
 
 
-def _rulebook(path: str | None, amendments: tuple[str, ...] = ()) -> Rulebook:
-    """The rulebook at `path` (the official one by default), with amendments applied in order."""
-    return _rules(path, amendments)[0]
-
-
-def _rules(path: str | None, amendments: tuple[str, ...] = ()) -> tuple[Rulebook, list[Any]]:
-    """The rulebook with amendments applied in order, and the amendments as loaded."""
-    from shahrazad.proofs.amendment import load_amendment
-
-    rulebook = load_rulebook(path)
-    loaded = []
-    for amendment in amendments:
-        loaded.append(load_amendment(amendment))
-        rulebook = loaded[-1].apply(rulebook)
-    return rulebook, loaded
-
-
 def _unknown_name(name: str, known: Any, what: str, hint: str, see: str) -> click.BadParameter:
     """A mistyped name: the error says which known name is closest ("did you mean")."""
     guess = did_you_mean(name, known) or f" (see {see})"
@@ -82,52 +76,6 @@ def _check_invariants(names: tuple[str, ...]) -> None:
     for name in names:
         if name not in known:
             raise _unknown_name(name, known, "invariant", "--only", "shahrazad invariants")
-
-
-def _emit(text: str, output: str | None) -> None:
-    """The command's report: to standard output, or to the file `output` (`-`: standard
-    output)."""
-    if output is None or output == "-":
-        click.echo(text, nl=False)
-        return
-    try:
-        Path(output).write_text(text, encoding="utf-8")
-    except OSError as err:
-        raise InputError(f"cannot write: {err.strerror}", file=output) from None
-
-
-OUTPUT = click.option("-o", "--output", type=click.Path(dir_okay=False, allow_dash=True),
-                      default=None, help="Write the report to this file (default, or `-`: "
-                      "standard output).")
-RULEBOOK = click.option("--rulebook", "rulebook_path", type=click.Path(dir_okay=False,
-                        allow_dash=True), default=None,
-                        help="A rulebook TOML file instead of the official one (`-`: standard "
-                        "input).")
-AMENDMENTS = click.option("--amendment", "amendments", type=click.Path(dir_okay=False,
-                          allow_dash=True), multiple=True,
-                          help="Apply this amendment file to the rulebook first (repeatable, "
-                          "in order).")
-
-
-OFFICIAL = click.option("--official", is_flag=True,
-                        help="Run under the official rules, not those the scenario records.")
-
-
-def _scenario_rules(sc: Scenario, rulebook_path: str | None, amendments: tuple[str, ...],
-                    official: bool = False) -> tuple[str | None, tuple[str, ...]]:
-    """The rules to run a scenario under: those given on the command line, else those the
-    scenario records (a counterexample found under an amended rulebook replays under it),
-    unless `official`. Recorded paths are relative to the scenario's folder."""
-    if (official or rulebook_path is not None or amendments
-            or (sc.rulebook is None and not sc.amendments)):
-        return rulebook_path, amendments
-    folder = Path.cwd() if sc.file == STDIN_NAME else Path(sc.file).parent
-
-    def find(recorded: str) -> str:
-        return os.path.normpath(folder / recorded)
-
-    return (find(sc.rulebook) if sc.rulebook else None,
-            tuple(find(a) for a in sc.amendments))
 
 
 def _run(scenario: Scenario, rulebook: Rulebook, seed: int | None, edition: str | None,
@@ -224,15 +172,6 @@ def _count_outcomes(sc: Scenario, rulebook: Rulebook, edition: str) -> dict[str,
         raise InputError("more than 20000 possible outcomes; --outcomes is for small scenarios",
                          file=sc.file) from None
     return {"branches": len(results), "distinct": len(set(results))}
-
-
-def _edition(rulebook: Rulebook, edition: str | None) -> str:
-    if edition is None:
-        return rulebook.default_edition
-    if edition not in rulebook.editions:
-        raise click.BadParameter(f"{edition!r} is not one of {', '.join(rulebook.editions)}",
-                                 param_hint="--edition")
-    return edition
 
 
 @cli.command()

@@ -23,7 +23,6 @@ situation, then from the engine's own situation after the event before it.
 from __future__ import annotations
 
 import json
-import os
 import re
 import tomllib
 from collections import Counter
@@ -34,10 +33,11 @@ from typing import Any, Final
 
 import click
 
+from shahrazad import options
 from shahrazad.model.errors import IllegalEvent, InputError
 from shahrazad.model.events import Event
-from shahrazad.model.inputs import STDIN_NAME, file_name, parse_json, parse_toml, read_text
-from shahrazad.model.rulebook import Rulebook, load_rulebook
+from shahrazad.model.inputs import STDIN, file_name, parse_json, parse_toml, read_text
+from shahrazad.model.rulebook import Rulebook
 from shahrazad.model.scenario import Scenario, read_scenario_data, scenario_data, situation_data
 from shahrazad.model.state import Situation
 
@@ -60,16 +60,6 @@ EXIT_DIVERGES: Final = 1
 
 Step = Callable[[dict[str, Any], dict[str, Any]], dict[str, Any]]
 """An engine's step function on scenario data: (situation, event) -> situation after it."""
-
-
-def rules(path: str | None, amendments: Iterable[str] = ()) -> Rulebook:
-    """The rulebook at `path` (the official one by default), amended in order."""
-    from shahrazad.proofs.amendment import load_amendment
-
-    rulebook = load_rulebook(path)
-    for amendment in amendments:
-        rulebook = load_amendment(amendment).apply(rulebook)
-    return rulebook
 
 
 # ---- generated cases ------------------------------------------------------------------------
@@ -323,8 +313,11 @@ def _block_line(blocks: list[tuple[int, int]], index: int, fallback: int | None)
 
 
 def load_trace(path: str | Path) -> Trace:
-    """Read the trace file at `path` (TOML, or JSON by its suffix)."""
-    return parse_trace(read_text(path), file=file_name(path))
+    """Read the trace file at `path` (TOML, or JSON by its suffix; `-` is standard input,
+    JSON when it starts with `{`)."""
+    text = read_text(path)
+    fmt = ("json" if text.lstrip().startswith("{") else "toml") if str(path) == STDIN else None
+    return parse_trace(text, file=file_name(path), fmt=fmt)
 
 
 def dump_trace(scenario: Scenario, after: Iterable[Situation | str | None],
@@ -420,34 +413,6 @@ def conform_trace(trace: Trace, rulebook: Rulebook, *, edition: str | None = Non
     return results, None
 
 
-def _recorded_rules(scenario: Scenario, rulebook_path: str | None,
-                    amendments: tuple[str, ...]) -> tuple[str | None, tuple[str, ...]]:
-    """The rules given on the command line, else those the trace records (`rulebook`,
-    `amendments`: paths relative to its folder), as `simulate` does."""
-    if rulebook_path is not None or amendments or (
-            scenario.rulebook is None and not scenario.amendments):
-        return rulebook_path, amendments
-    folder = Path.cwd() if scenario.file == STDIN_NAME else Path(scenario.file).parent
-    return (os.path.normpath(folder / scenario.rulebook) if scenario.rulebook else None,
-            tuple(os.path.normpath(folder / a) for a in scenario.amendments))
-
-
-def _edition(rulebook: Rulebook, edition: str | None) -> str:
-    if edition is None:
-        return rulebook.default_edition
-    if edition not in rulebook.editions:
-        raise click.BadParameter(f"{edition!r} is not one of {', '.join(rulebook.editions)}",
-                                 param_hint="--edition")
-    return edition
-
-
-def _source(rulebook_path: str | None, amendments: tuple[str, ...]) -> str:
-    source = "official" if rulebook_path is None else rulebook_path
-    if amendments:
-        source += " amended by " + ", ".join(amendments)
-    return source
-
-
 # ---- the commands ---------------------------------------------------------------------------
 
 
@@ -470,7 +435,7 @@ def generate(count: int, seed: int, out: str, rulebook_path: str | None,
              amendments: tuple[str, ...], max_cards: int, max_branches: int) -> None:
     """Write legal situations, each with an event and every outcome the rules allow, as JSON
     for engines in any language (docs/engines.md)."""
-    rulebook = rules(rulebook_path, amendments)
+    rulebook = options.rulebook(rulebook_path, amendments)
     folder = Path(out)
     if folder.exists() and not folder.is_dir():
         raise click.BadParameter(f"{out} is not a folder", param_hint="--out")
@@ -481,12 +446,12 @@ def generate(count: int, seed: int, out: str, rulebook_path: str | None,
     paths = write_cases(cases, folder)
     left_out = ", ".join(f"{n} {why}" for why, n in sorted(skipped.items()))
     click.echo(f"Wrote {len(paths)} situation(s) to {out} (seed {seed}; rulebook "
-               f"{_source(rulebook_path, amendments)}"
+               f"{options.rules_source(rulebook_path, amendments)}"
                + (f"; left out: {left_out}" if left_out else "") + ")")
 
 
 @click.command()
-@click.argument("trace", type=click.Path(dir_okay=False))
+@click.argument("trace", type=click.Path(dir_okay=False, allow_dash=True))
 @click.option("--rulebook", "rulebook_path", type=click.Path(dir_okay=False), default=None,
               help="A rulebook TOML file instead of the official one (default: the one the "
                    "trace records, if any).")
@@ -495,26 +460,28 @@ def generate(count: int, seed: int, out: str, rulebook_path: str | None,
 @click.option("--edition", default=None, help="Cite CR numbers of this edition (YYYY-MM-DD).")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
               show_default=True, help="Output format.")
+@options.OUTPUT
 def conform(trace: str, rulebook_path: str | None, amendments: tuple[str, ...],
-            edition: str | None, fmt: str) -> None:
+            edition: str | None, fmt: str, output: str | None) -> None:
     """Check an engine's recorded trace against the outcomes the rules allow; report the
     first divergence with its clause and CR number (exit 1), or that it conforms (exit 0)."""
     recorded = load_trace(trace)
-    rulebook_path, amendments = _recorded_rules(recorded.scenario, rulebook_path, amendments)
-    rulebook = rules(rulebook_path, amendments)
-    edition = _edition(rulebook, edition)
+    rulebook_path, amendments = options.scenario_rules(recorded.scenario, rulebook_path,
+                                                       amendments)
+    rulebook = options.rulebook(rulebook_path, amendments)
+    edition = options.edition(rulebook, edition)
     results, divergence = conform_trace(recorded, rulebook, edition=edition)
-    source = _source(rulebook_path, amendments)
+    source = options.rules_source(rulebook_path, amendments)
     if fmt == "json":
-        doc = {"schema": CONFORM_SCHEMA, "trace": trace, "rulebook": source,
+        doc = {"schema": CONFORM_SCHEMA, "trace": recorded.file, "rulebook": source,
                "edition": edition, "conforms": divergence is None,
                "events": [{"event": r.index, "do": r.event.kind, "line": r.event.line,
                            "result": r.result, "outcomes": r.outcomes, "branches": r.branches}
                           for r in results],
                "divergence": divergence.as_data() if divergence is not None else None}
-        click.echo(json.dumps(doc, indent=2, ensure_ascii=False))
+        options.emit(json.dumps(doc, indent=2, ensure_ascii=False) + "\n", output)
     else:
-        click.echo(_conform_text(recorded, source, edition, results, divergence), nl=False)
+        options.emit(_conform_text(recorded, source, edition, results, divergence), output)
     if divergence is not None:
         raise click.exceptions.Exit(EXIT_DIVERGES)
 

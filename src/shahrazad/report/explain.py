@@ -44,7 +44,7 @@ def record_rules(scenario: Scenario, folder: Path, rulebook: str | None,
     relative to `folder` (where it is written). Standard input (`-`) cannot be recorded."""
 
     def relative(path: str) -> str:
-        return Path(os.path.relpath(Path(path).resolve(), folder.resolve())).as_posix()
+        return Path(os.path.relpath(os.path.abspath(path), os.path.abspath(folder))).as_posix()
 
     return replace(scenario, rulebook=relative(rulebook) if rulebook not in (None, STDIN) else None,
                    amendments=[relative(a) for a in amendments if a != STDIN])

@@ -1,0 +1,100 @@
+"""What the commands share: the rules a command runs under (a rulebook file, amendments
+in order, or those a scenario records), the edition it cites, where its report goes, and
+the options that say so. `shahrazad.cli` and `shahrazad.engine_kit` both use them."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+import click
+
+from shahrazad.model.errors import InputError
+from shahrazad.model.inputs import STDIN_NAME
+from shahrazad.model.rulebook import Rulebook, load_rulebook
+from shahrazad.model.scenario import Scenario
+
+
+def load_rules(path: str | None, amendments: tuple[str, ...] = ()) -> tuple[Rulebook, list[Any]]:
+    """The rulebook at `path` (the official one by default) with the amendments applied in
+    order, and the amendments as loaded."""
+    from shahrazad.proofs.amendment import load_amendment
+
+    rulebook = load_rulebook(path)
+    loaded = []
+    for amendment in amendments:
+        loaded.append(load_amendment(amendment))
+        rulebook = loaded[-1].apply(rulebook)
+    return rulebook, loaded
+
+
+def rulebook(path: str | None, amendments: tuple[str, ...] = ()) -> Rulebook:
+    """The rulebook at `path` (the official one by default), with amendments applied in order."""
+    return load_rules(path, amendments)[0]
+
+
+def rules_source(path: str | None, amendments: tuple[str, ...] = ()) -> str:
+    """How a report names the rules: `official` or the rulebook file, `amended by` ..."""
+    source = "official" if path is None else path
+    if amendments:
+        source += " amended by " + ", ".join(amendments)
+    return source
+
+
+def scenario_rules(sc: Scenario, rulebook_path: str | None, amendments: tuple[str, ...],
+                   official: bool = False) -> tuple[str | None, tuple[str, ...]]:
+    """The rules to run a scenario under: those given on the command line, else those the
+    scenario records (a counterexample found under an amended rulebook replays under it),
+    unless `official`. Recorded paths are relative to the scenario's folder (as written,
+    symbolic links not followed: `report.explain.record_rules` records them so)."""
+    if (official or rulebook_path is not None or amendments
+            or (sc.rulebook is None and not sc.amendments)):
+        return rulebook_path, amendments
+    folder = Path.cwd() if sc.file == STDIN_NAME else Path(sc.file).parent
+
+    def find(recorded: str) -> str:
+        return os.path.normpath(folder / recorded)
+
+    return (find(sc.rulebook) if sc.rulebook else None,
+            tuple(find(a) for a in sc.amendments))
+
+
+def edition(rulebook: Rulebook, edition: str | None) -> str:
+    """The edition whose CR numbers a report cites: the one asked for, else the rulebook's
+    default; a usage error (exit 2) for one the rulebook does not know."""
+    if edition is None:
+        return rulebook.default_edition
+    if edition not in rulebook.editions:
+        raise click.BadParameter(f"{edition!r} is not one of {', '.join(rulebook.editions)}",
+                                 param_hint="--edition")
+    return edition
+
+
+def emit(text: str, output: str | None) -> None:
+    """The command's report: to standard output, or to the file `output` (`-`: standard
+    output)."""
+    if output is None or output == "-":
+        click.echo(text, nl=False)
+        return
+    try:
+        Path(output).write_text(text, encoding="utf-8")
+    except OSError as err:
+        raise InputError(f"cannot write: {err.strerror}", file=output) from None
+
+
+OUTPUT = click.option("-o", "--output", type=click.Path(dir_okay=False, allow_dash=True),
+                      default=None, help="Write the report to this file (default, or `-`: "
+                      "standard output).")
+RULEBOOK = click.option("--rulebook", "rulebook_path", type=click.Path(dir_okay=False,
+                        allow_dash=True), default=None,
+                        help="A rulebook TOML file instead of the official one (`-`: standard "
+                        "input).")
+AMENDMENTS = click.option("--amendment", "amendments", type=click.Path(dir_okay=False,
+                          allow_dash=True), multiple=True,
+                          help="Apply this amendment file to the rulebook first (repeatable, "
+                          "in order).")
+
+
+OFFICIAL = click.option("--official", is_flag=True,
+                        help="Run under the official rules, not those the scenario records.")
