@@ -137,7 +137,9 @@ def primary(result: dict[str, Any]) -> tuple[str, int | None, str]:
 
 def test_clauses_know_their_file_and_rulebooks_still_compare_equal() -> None:
     rulebook = official()
-    packaged = ROOT / "model" / "rulebook.toml"
+    from importlib import resources
+
+    packaged = resources.files("shahrazad.model") / "rulebook.toml"  # wherever installed
     assert rulebook.source == "<official>"
     assert {c.file for c in rulebook} == {str(packaged)}
     from_file = load_rulebook("model/rulebook.toml")
@@ -210,7 +212,7 @@ def test_uri_is_relative_under_the_current_directory_else_a_file_uri(tmp_path: P
     monkeypatch.chdir(tmp_path)
     assert uri(str(ROOT / FORGOTTEN)) == (ROOT / FORGOTTEN).as_uri()
     where = locations(by_hand("end.commanders-return", Status.UNKNOWN), official(), [])
-    assert where[0].file == str(ROOT / "model" / "rulebook.toml")
+    assert where[0].file == Path(PACKAGED).as_posix()
 
 
 # ---- SARIF ----------------------------------------------------------------------------------
