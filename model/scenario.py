@@ -126,15 +126,8 @@ def parse_scenario(text: str, *, file: str, fmt: str | None = None,
     data = parse_json(text, file=file) if is_json else parse_toml(text, file=file)
     if not isinstance(data, dict):
         raise _fail(file, 1, "a scenario is a table (a JSON object)")
-    where = _Where(text, is_json)
-    scenario = _Reader(data, file, where).read()
-    if check is not None:
-        faults = check(scenario.situation)
-        if faults:
-            more = f" (and {len(faults) - 1} more)" if len(faults) > 1 else ""
-            raise _fail(file, _line_of_fault(where, scenario.situation, faults[0]),
-                        f"the situation is not one the rules allow: {faults[0]}{more}")
-    return scenario
+    return read_scenario_data(data, file=file, text=text, fmt="json" if is_json else "toml",
+                              check=check)
 
 
 def load_scenario(path: str | Path, check: StructureCheck | None = None) -> Scenario:
