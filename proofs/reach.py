@@ -19,7 +19,8 @@ is an amendment, so the way there obeys the same rules as the event. The trace's
 choices (shuffles, the subgame's starting player) come from the scenario's seed: the
 smallest seed whose run reaches the violation is kept, so that `shahrazad simulate` shows
 the very run. `replay_reached` replays a reached scenario from its beginning; a
-counterexample for which no trace replays is reported as a fault of the tool.
+counterexample for which no trace replays is excluded and another asked for
+(`proofs.verify`), and when none is reached, it is reported as a fault of the tool.
 """
 
 from __future__ import annotations
@@ -49,7 +50,17 @@ VARIANT_OF = {"plane": "planechase", "phenomenon": "planechase", "vanguard": "va
 
 
 class Unreachable(Exception):
-    """The builder knows no legal way to this situation (the reason says what is missing)."""
+    """The builder knows no legal way to this situation (the reason says what is missing).
+
+    `objects` names the objects of the situation that the refused step acted on, and
+    `step` is that step's kind (`move`, `turn`, ...), when one was refused (the prover
+    excludes counterexamples with such objects and asks again: `proofs.verify`); both empty
+    when the failure is not about particular objects."""
+
+    def __init__(self, reason: str, objects: tuple[str, ...] = (), step: str = "") -> None:
+        super().__init__(reason)
+        self.objects = objects
+        self.step = step
 
 
 class _Retry(Exception):
@@ -199,7 +210,10 @@ class _Builder:
         try:
             self.state = self.interp.step(self.state, event, len(self.events) + 1).situation
         except IllegalEvent as err:
-            raise Unreachable(f"{event.describe()} is refused: {err}") from None
+            named = tuple(str(value) for key, value in sorted(event.args.items())
+                          if key in ("object", "card", "id") and value in self.target.objects)
+            raise Unreachable(f"{event.describe()} is refused: {err}", named,
+                              what if named else "") from None
         self.events.append(event)
 
     def zone(self, zone: ZoneRef) -> ZoneRef:

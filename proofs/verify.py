@@ -4,7 +4,10 @@ An obligation asks z3 for a situation where the structure invariants hold, the e
 happens, and the invariant is broken afterwards. Unsatisfiable: **proved** for every
 number of cards, players and games. Satisfiable: the model is read back as a scenario and
 replayed by the interpreter; if the violation replays it is **refuted** with that
-counterexample, minimised; if not, it is a **fault** of the tool, never a finding. The
+counterexample, minimised and reached from a game's beginning; if it does not replay, it is
+a **fault** of the tool, never a finding. One that replays but that no trace reaches is
+excluded by its shape and z3 asked for another, a few times (`COUNTEREXAMPLES`, `_block`),
+before it too is a fault; a proof is only ever the unsat of the query itself. The
 solver giving up is **unknown**, with its reason, never proved. Invariants that count cards
 are proved only up to a bound, and say so.
 """
@@ -18,16 +21,20 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import z3
+from shahrazad.invariants import lang
 from shahrazad.invariants.catalog import CATALOG, EVENTS, Invariant, structure_terms
 from shahrazad.invariants.lang import ATTRIBUTES, Term, pre
+from shahrazad.model.objects import ZoneRef
 from shahrazad.model.rulebook import Rulebook, official
 from shahrazad.model.scenario import Scenario
+from shahrazad.model.state import Situation
 
+from .agreement import concrete_value
 from .counterexample import Replay, canonical, extract, minimise, replay, replay_refusal
 from .encode import Transition, encode_event
 from .pool import run_all
 from .reach import Goal, Unreachable, breaks_invariant, impossible, reach, replay_reached
-from .symbolic import TermEncoder, Universe, budget
+from .symbolic import RLIMIT_PER_SECOND, TermEncoder, Universe, budget
 
 DEFAULT_TIMEOUT = 5.0
 DEFAULT_BOUND = 3
@@ -301,12 +308,15 @@ LADDER = (("incremental", "relevant", 0.02), ("incremental", "all", 0.05),
 
 def _solve(rulebook: Rulebook, ob: Obligation, bound: int | None,
            timeout: float, seed: int = 0, encodings: Encodings | None = None,
+           blocked: Iterable[Term] = (),
            ) -> tuple[str, Universe, z3.Solver, Transition, str]:
     """Look for a violation of each conjunct in turn, up the ladder of attempts.
 
     Unsat under some of the hypotheses is a proof; sat is a violation only under all of
     them. Returns "unsat" when no conjunct can be violated, "sat" with the solver holding
-    the model of the first violation found, or "unknown" (with the solver's reason)."""
+    the model of the first violation found, or "unknown" (with the solver's reason).
+    `blocked` are shapes of situations (terms over `pre`) that the violation must not have
+    (`_block`): with any, "unsat" is no proof, only "no violation beyond those shapes"."""
     encodings = encodings or Encodings()
     encodings.forget()
     encoded = encodings.get(rulebook, ob.event, bound)
@@ -314,8 +324,11 @@ def _solve(rulebook: Rulebook, ob: Obligation, bound: int | None,
     everything = list(range(len(encoded.hypotheses)))
     verdict, reason = "unsat", ""
     solver = encoded.incremental
+    avoid = [z3.Not(encodings.encode(encoded, shape)) for shape in blocked]
     for part in conjuncts(ob.invariant.term):
         goal = z3.Not(encodings.encode(encoded, part))
+        if avoid:
+            goal = z3.And(goal, *avoid)
         few = encoded.relevant(part)
         literal = encoded.switch_on(goal)
         attempts = [(how, few if which == "relevant" else everything, min(seconds, timeout))
@@ -428,9 +441,9 @@ def _possible(rulebook: Rulebook, ob: Obligation, timeout: float, bound: int,
             scenario.title = f"{ob.invariant.id}: impossible under this rulebook"
             scenario.description = f"{ob.invariant.statement} Here: {refused}"
             reached = _reached(rulebook, scenario, impossible(ob.invariant))
-            if isinstance(reached, str):
-                return Result(ob, Status.FAULT, time.perf_counter() - start, reason=reached,
-                              counterexample=scenario)
+            if isinstance(reached, Failure):
+                return Result(ob, Status.FAULT, time.perf_counter() - start,
+                              reason=reached.reason, counterexample=scenario)
             scenario, trace = reached
             return Result(ob, Status.REFUTED, time.perf_counter() - start,
                           reason="no situation allows it under this rulebook",
@@ -468,6 +481,12 @@ def prove(rulebook: Rulebook, ob: Obligation, timeout: float = DEFAULT_TIMEOUT,
           encodings: Encodings | None = None) -> Result:
     """Decide one obligation: proved, refuted (with a replayed counterexample) or unknown.
 
+    A counterexample that replays but that no reaching trace leads to (or whose reached
+    situation does not replay) is excluded by its shape (`_block`) and the same query asked
+    again, up to COUNTEREXAMPLES counterexamples in all, the retries sharing one `timeout`
+    of budget; the first that is reached refutes, and if none is, the obligation is a fault
+    whose reason lists each counterexample tried and why it failed. Never proved by a retry.
+
     An invariant that counts cards is decided up to a bound, never below `rules_bound`.
     `encodings` shares the event's encoding with the obligations decided before and after
     this one (by default, a fresh one for this obligation alone)."""
@@ -494,6 +513,8 @@ def _prove(rulebook: Rulebook, ob: Obligation, timeout: float, bound: int,
     # Where the rulebook changed the event's clauses that the invariant names, a refutation
     # is likely: the bounded search comes first.
     answer = "unknown"
+    size: int | None = None  # the universe and seed of the query that gives a model
+    seed_of_sat = 0
     if not ob.invariant.bounded and not _changed_behind(rulebook, ob):
         answer, universe, solver, t, why = _solve(rulebook, ob, None, min(QUICK, timeout),
                                                   encodings=encodings)
@@ -502,7 +523,7 @@ def _prove(rulebook: Rulebook, ob: Obligation, timeout: float, bound: int,
     else:
         notes.append("counts cards (fewer than seven in a library): checked up to a bound")
     if answer != "sat":
-        tried_bound = bound
+        tried_bound = size = bound
         answer, universe, solver, t, why = _solve(rulebook, ob, bound, timeout,
                                                   encodings=encodings)
         if answer == "unknown":
@@ -519,6 +540,7 @@ def _prove(rulebook: Rulebook, ob: Obligation, timeout: float, bound: int,
         spent = 0.0
         seed = 1
         while spent < timeout and answer != "sat":
+            size, seed_of_sat = None, seed
             answer, universe, solver, t, why = _solve(rulebook, ob, None,
                                                       min(share, timeout - spent), seed,
                                                       encodings)
@@ -533,34 +555,198 @@ def _prove(rulebook: Rulebook, ob: Obligation, timeout: float, bound: int,
     if answer != "sat":
         return Result(ob, Status.UNKNOWN, time.perf_counter() - start, bound=tried_bound,
                       reason="; ".join(notes), notes=notes)
-    scenario = extract(solver.model(), universe, t, ob.event)
-    replayed = replay(scenario, rulebook, ob.invariant)
-    if not replayed.violated:
-        return Result(ob, Status.FAULT, time.perf_counter() - start, bound=tried_bound,
-                      reason=f"the solver's counterexample does not replay: {replayed.reason}",
-                      counterexample=scenario, replay=replayed, notes=notes)
+    # A counterexample that no trace reaches is excluded by its shape and the same query
+    # (same universe, same seed) asked again, at most COUNTEREXAMPLES times in all (`_block`).
+    tries: list[str] = []    # why each counterexample so far was not shown
+    blocked: list[Term] = []  # the shapes of those counterexamples, excluded from the next
+    left = timeout           # the retries' budget: one timeout in all, each retry charged
+    #                          the work z3 did for it (`_work`)
+    while True:
+        scenario = extract(solver.model(), universe, t, ob.event)
+        replayed = replay(scenario, rulebook, ob.invariant)
+        if not replayed.violated:
+            # The two readings disagree: a fault whatever the next model would be.
+            return Result(ob, Status.FAULT, time.perf_counter() - start, bound=tried_bound,
+                          reason=f"the solver's counterexample does not replay: "
+                          f"{replayed.reason}" + (f"; before it, {_tried(tries)}" if tries else ""),
+                          counterexample=scenario, replay=replayed, notes=notes)
+        shown = _show(rulebook, ob, scenario, minimise_cex)
+        if isinstance(shown, Result):
+            shown.seconds = time.perf_counter() - start
+            shown.bound = tried_bound
+            shown.notes = notes + ([f"{len(tries)} counterexample(s) before it could not be "
+                                    f"reached: {'; '.join(tries)}"] if tries else [])
+            if tries:
+                shown.reason += (f" (the solver's first {len(tries)} counterexample(s) could "
+                                 "not be reached and were excluded)")
+            return shown
+        why, scenario, replayed, shape = shown
+        tries.append(why)
+        fault = Result(ob, Status.FAULT, time.perf_counter() - start, bound=tried_bound,
+                       counterexample=scenario, replay=replayed, notes=notes)
+        if len(tries) >= COUNTEREXAMPLES or shape is None:
+            fault.reason = (tries[0] if len(tries) == 1 and shape is not None else
+                            f"none of the first {len(tries)} counterexamples is reached: "
+                            f"{_tried(tries)}" if shape is not None else
+                            "no counterexample is reached, and its situation has no object to "
+                            f"exclude: {_tried(tries)}")
+            fault.seconds = time.perf_counter() - start
+            return fault
+        blocked.append(shape)
+        if left <= 0:
+            fault.reason = ("no counterexample is reached, and the retries' budget is spent: "
+                            + _tried(tries))
+            fault.seconds = time.perf_counter() - start
+            return fault
+        before = _work(universe)
+        answer, universe, solver, t, why = _solve(rulebook, ob, size, left, seed_of_sat,
+                                                  encodings, blocked)
+        left -= (_work(universe) - before) / RLIMIT_PER_SECOND
+        if answer != "sat":
+            fault.reason = ("no counterexample is reached, and the solver finds no other "
+                            "outside their shapes" if answer == "unsat" else
+                            "no counterexample is reached, and the solver gave up looking for "
+                            f"another ({why})") + f": {_tried(tries)}"
+            fault.seconds = time.perf_counter() - start
+            return fault
+
+
+# How many counterexamples `prove` tries, each excluded (`_block`) before the next is asked,
+# before it gives up with a fault. A first model that no trace reaches often has a reachable
+# sibling (the past wordings: a contraption deck in a subgame, which those rules never make,
+# where a plane in the subgame command zone breaks the promise as well), but z3 offers the
+# unreachable ones one card type, zone and game at a time: of the 128 faults of
+# `shahrazad history` before retries, 26 became refutations with 5 tries, 35 with 10, 47
+# with 20 (up to 14 tries needed), in about the same time, since most of the rest end
+# sooner with no other counterexample. The retries share one timeout of z3's work in all.
+COUNTEREXAMPLES = 20
+
+
+def _work(universe: Universe) -> int:
+    """The work z3 has done in the universe's context so far, in resource units (`budget`):
+    the same on every run, so that charging the retries with it keeps the answer
+    deterministic where the time they took would not."""
+    probe = z3.Solver(ctx=universe.ctx)
+    probe.check()
+    statistics = probe.statistics()
+    return int(statistics.get_key_value("rlimit count")) if "rlimit count" in \
+        statistics.keys() else 0
+
+
+def _tried(tries: list[str]) -> str:
+    """The end of a fault's reason: each counterexample tried and why it was not shown. (The
+    reason begins with what ended the tries, and a report that groups faults by the reason
+    up to its first colon, as `shahrazad history` does, groups them by that.)"""
+    return f"tried {len(tries)}: " + "; ".join(f"({n}) {why}"
+                                              for n, why in enumerate(tries, start=1))
+
+
+def _show(rulebook: Rulebook, ob: Obligation, scenario: Scenario, minimise_cex: bool,
+          ) -> Result | tuple[str, Scenario, Replay, Term | None]:
+    """A counterexample that replays, minimised and reached: a refutation; or why it cannot
+    be shown, the scenario tried and its replay, and the shape to exclude from the next
+    (`_block`)."""
     if minimise_cex:
         scenario = minimise(scenario, rulebook, ob.invariant)
     scenario = _named(canonical(scenario), ob)
     found = _reached(rulebook, scenario, breaks_invariant(ob.invariant))
-    if isinstance(found, str) and not minimise_cex:
+    if isinstance(found, Failure) and not minimise_cex:
         # A situation with less in it is easier to reach.
         scenario = _named(canonical(minimise(scenario, rulebook, ob.invariant)), ob)
         found = _reached(rulebook, scenario, breaks_invariant(ob.invariant))
     replayed = replay(scenario, rulebook, ob.invariant)
-    if isinstance(found, str):
-        return Result(ob, Status.FAULT, time.perf_counter() - start, bound=tried_bound,
-                      reason=found, counterexample=scenario, replay=replayed, notes=notes)
+    if isinstance(found, Failure):
+        return found.reason, scenario, replayed, _block(scenario, found)
     shown, trace = found
     replayed = replay(shown, rulebook, ob.invariant)
     if not replayed.violated:
-        return Result(ob, Status.FAULT, time.perf_counter() - start, bound=tried_bound,
-                      reason=f"the reached situation does not replay: {replayed.reason}",
-                      counterexample=shown, notes=notes)
-    return Result(ob, Status.REFUTED, time.perf_counter() - start, bound=tried_bound,
+        why = f"the reached situation does not replay: {replayed.reason}"
+        return why, shown, replayed, _block(scenario, Failure(why))
+    return Result(ob, Status.REFUTED, 0.0,
                   reason="the counterexample replays on the concrete interpreter, reached "
                   f"from a game's beginning in {len(trace.events) - 1} events",
-                  counterexample=shown, replay=replayed, notes=notes, trace=trace)
+                  counterexample=shown, replay=replayed, trace=trace)
+
+
+BLOCKED_OBJECTS = 4  # at most this many objects in a blocked shape (the first, in order)
+
+# The facts of an object that a shape always says (`_facts`): what the trace builder starts
+# it from (its kind, card type, own deck, whether a commander) and where it must bring it
+# (the kind of zone, the deck, whether the zone's player is the owner, whether the game is
+# active and a subgame). The facts the builder sets by a step of its own are said only when
+# that step was refused, or when the failure names no step.
+BY_STEP = {"turn": ("face_up",), "phase": ("phased_out",), "control": ("controller",),
+           "counter": ("has_counters",)}
+ALL_FACTS = ("face_up", "phased_out", "controller", "has_counters")
+
+
+def _block(scenario: Scenario, failure: Failure) -> Term | None:
+    """The shape of a counterexample's situation that the next query must avoid: "there are
+    distinct objects x1, ..., xn, each with these facts". The objects are those the refused
+    step of the reaching trace acted on, with the facts that decide where the trace builder
+    starts it and must bring it, plus the one that step sets (`BY_STEP`); when the failure
+    names no step (no seed gives the choices needed, the reached situation does not
+    replay), every object of the (minimised) situation, at most BLOCKED_OBJECTS of them,
+    with all their facts. Names and numbers are left out, so that renaming the elements
+    (which z3 does at will) does not dodge the block; None if there is no object to name.
+
+    Sound: a query with shapes blocked is only ever asked for another model. A model of it
+    is a model of the original query (so a counterexample found under blocks is one of the
+    original obligation, shown only once replayed and reached), and its unsat proves
+    nothing: the obligation then stays a fault, never proved. A block that excludes more
+    than the unreachable situations (a reachable situation of the same shape, or containing
+    it) can only lose a finding, which leaves the fault a fault."""
+    s = scenario.situation
+    placed = [o for z in sorted(s.zones, key=ZoneRef.sort_key) for o in s.zones[z]]
+    named = [o for o in placed if o in failure.objects]
+    chosen = (named or placed)[:BLOCKED_OBJECTS]
+    if not chosen:
+        return None
+    extra = BY_STEP.get(failure.step, ()) if named else ALL_FACTS
+    variables = tuple(lang.obj(f"blocked{n}") for n in range(1, len(chosen) + 1))
+    facts: list[Term] = [lang.ne(a, b) for i, a in enumerate(variables)
+                         for b in variables[i + 1:]]
+    for name, o in zip(chosen, variables, strict=True):
+        facts += _facts(s, name, o, extra)
+    return lang.exists(variables, lang.and_(*facts))
+
+
+def _facts(s: Situation, name: str, o: Term, extra: tuple[str, ...]) -> list[Term]:
+    """What `_block` says of one object `name` of situation `s`, over the variable `o`: the
+    facts it always says, and those of `extra`."""
+    def value(attribute: str) -> Any:
+        return concrete_value(s, attribute, [name])
+
+    def holds(attribute: str, term: Term) -> Term:
+        return term if value(attribute) else lang.not_(term)
+
+    def same(a: Term, b: Term, yes: bool) -> Term:
+        return lang.eq(a, b) if yes else lang.ne(a, b)
+
+    facts = [pre.exists(o), holds("commander", pre.commander(o))]
+    facts += [lang.eq(getattr(pre, a)(o), lang.const(a if a != "own_deck" else "deck",
+                                                     str(value(a))))
+              for a in ("kind", "ctype", "own_deck", "zone")]
+    if value("zone") != "outside":
+        facts.append(lang.eq(pre.zone_deck(o), lang.deck(str(value("zone_deck")))))
+        game = value("game")
+        facts.append(_holds_game(s, game, "active", pre.active(pre.game(o))))
+        facts.append(_holds_game(s, game, "has_parent", pre.has_parent(pre.game(o))))
+        if value("zone_player") in s.players:
+            facts.append(same(pre.zone_player(o), pre.owner(o),
+                              value("zone_player") == value("owner")))
+    for attribute in extra:
+        if attribute == "controller":
+            facts.append(same(pre.controller(o), pre.owner(o),
+                              value("controller") == value("owner")))
+        else:
+            facts.append(holds(attribute, getattr(pre, attribute)(o)))
+    return facts
+
+
+def _holds_game(s: Situation, game: str, attribute: str, term: Term) -> Term:
+    """`term` (a game's Boolean `attribute`) or its negation, as the game has it in `s`."""
+    return term if concrete_value(s, attribute, [game]) else lang.not_(term)
 
 
 def _changed_behind(rulebook: Rulebook, ob: Obligation) -> bool:
@@ -578,17 +764,29 @@ def _named(scenario: Scenario, ob: Obligation) -> Scenario:
     return scenario
 
 
-def _reached(rulebook: Rulebook, scenario: Scenario, goal: Goal) -> tuple[Scenario, Scenario] | str:
+@dataclass
+class Failure:
+    """Why a counterexample is not shown: no reaching trace, or one that does not replay;
+    `objects` names those a refused step of the trace acted on, `step` its kind
+    (`reach.Unreachable`)."""
+
+    reason: str
+    objects: tuple[str, ...] = ()
+    step: str = ""
+
+
+def _reached(rulebook: Rulebook, scenario: Scenario, goal: Goal,
+             ) -> tuple[Scenario, Scenario] | Failure:
     """The counterexample as the situation a reaching trace leads to (legal, reached) with
     its event, and the trace; or why there is none (a fault of this tool)."""
     try:
         reached = reach(scenario, rulebook, goal)
     except Unreachable as err:
-        return ("the counterexample replays, but no reaching trace leads to it from a game's "
-                f"beginning: {err}")
+        return Failure("the counterexample replays, but no reaching trace leads to it from a "
+                       f"game's beginning: {err}", err.objects, err.step)
     problem = replay_reached(reached.scenario, rulebook, goal)
     if problem is not None:
-        return f"the reaching trace does not replay: {problem}"
+        return Failure(f"the reaching trace does not replay: {problem}")
     shown = Scenario(reached.before, reached.scenario.events[-1:], scenario.title,
                      scenario.description, reached.scenario.seed)
     return shown, reached.scenario

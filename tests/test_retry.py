@@ -1,0 +1,137 @@
+"""Counterexamples that no trace reaches are excluded and z3 asked again (`proofs.verify`,
+`COUNTEREXAMPLES`, `_block`): under the past wordings (`examples/history/`), z3's first
+model is often a situation those rules never make (a contraption deck in a subgame, when
+only the planar and scheme decks go there), while another model, reached from a game's
+beginning, breaks the same promise. A retry never proves anything: when every
+counterexample tried is unreachable, the obligation stays a fault, and its reason says
+what was tried."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from shahrazad.invariants.catalog import CATALOG
+from shahrazad.invariants.concrete import Binding, Evaluator
+from shahrazad.invariants.lang import Term
+from shahrazad.model.objects import GameObject, ZoneRef
+from shahrazad.model.rulebook import Rulebook, official
+from shahrazad.model.scenario import Scenario, scenario_data
+from shahrazad.model.state import Game, Situation
+from shahrazad.proofs import verify
+from shahrazad.proofs.amendment import load_amendment
+from shahrazad.proofs.reach import breaks_invariant, is_beginning, replay_reached
+from shahrazad.proofs.verify import Failure, Obligation, Status, prove
+
+HISTORY = Path(__file__).resolve().parent.parent / "examples" / "history"
+
+
+def _wording(name: str) -> Rulebook:
+    return load_amendment(HISTORY / f"{name}.toml").apply(official())
+
+
+def _obligation(invariant: str, event: str = "end-subgame") -> Obligation:
+    return Obligation(next(i for i in CATALOG if i.id == invariant), event)
+
+
+def test_an_unreachable_first_counterexample_is_excluded_and_another_is_reached(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Subgames, wording 16: z3's first counterexample to end.decks-return puts a
+    contraption deck in the subgame, which that wording never takes there (a fault, as the
+    tool reported it before it retried); excluded, the next one is reached and refutes."""
+    rulebook, ob = _wording("subgames-16"), _obligation("end.decks-return")
+    with monkeypatch.context() as patch:
+        patch.setattr(verify, "COUNTEREXAMPLES", 1)
+        first = prove(rulebook, ob)
+    assert first.status == Status.FAULT
+    assert first.reason.startswith("the counterexample replays, but no reaching trace")
+    assert "contraption" in first.reason
+
+    result = prove(rulebook, ob)
+    assert result.status == Status.REFUTED, result.reason
+    assert "could not be reached and were excluded" in result.reason
+    assert any("contraption" in note for note in result.notes)
+    assert result.trace is not None and result.counterexample is not None
+    assert is_beginning(result.trace.situation) == []
+    assert replay_reached(result.trace, rulebook, breaks_invariant(ob.invariant)) is None
+    assert result.replay is not None and result.replay.violated
+
+
+def test_when_the_tries_run_out_it_stays_a_fault_that_lists_them(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Subgames, wording 1, end.faces-kept: every supplementary card in the subgame is one
+    that wording never brings there, and z3 offers them one kind at a time; with three
+    tries, all three are unreachable, and the reason names each."""
+    monkeypatch.setattr(verify, "COUNTEREXAMPLES", 3)
+    result = prove(_wording("subgames-01"), _obligation("end.faces-kept"))
+    assert result.status == Status.FAULT
+    assert result.reason.startswith("none of the first 3 counterexamples is reached: tried 3: "
+                                    "(1) the counterexample replays, but no reaching trace")
+    assert "(2) " in result.reason and "(3) " in result.reason
+    assert "(4) " not in result.reason
+    assert result.counterexample is not None
+
+
+def test_no_other_counterexample_is_no_proof() -> None:
+    """Subgames, wording 1, end.commanders-return: that wording never takes a commander into
+    the subgame, and with that shape excluded z3 finds no other counterexample. The query
+    with the shape excluded is unsatisfiable, which proves nothing of the obligation: it
+    stays a fault, and says why."""
+    result = prove(_wording("subgames-01"), _obligation("end.commanders-return"))
+    assert result.status == Status.FAULT
+    assert result.reason.startswith("no counterexample is reached, and the solver finds no "
+                                    "other outside their shapes: tried 1: (1) the "
+                                    "counterexample replays, but no reaching trace")
+
+
+def test_retries_give_the_same_answer_every_time() -> None:
+    rulebook = _wording("subgames-16")
+    for invariant in ("end.decks-return", "end.cards-conserved"):
+        ob = _obligation(invariant)
+        first, second = prove(rulebook, ob), prove(rulebook, ob)
+        assert first.status == second.status
+        assert first.reason == second.reason
+        assert first.counterexample is not None and second.counterexample is not None
+        assert scenario_data(first.counterexample) == scenario_data(second.counterexample)
+        assert (first.trace is None) == (second.trace is None)
+        if first.trace is not None and second.trace is not None:
+            assert scenario_data(first.trace) == scenario_data(second.trace)
+
+
+def _situation(names: tuple[str, str], game: str) -> Scenario:
+    """A contraption card face down in its owner's contraption deck, in `game` (the main
+    game or its active subgame)."""
+    player, card = names
+    state = Situation(players=[player])
+    state.outside(player)
+    main = Game(id="main", players=[player], status="suspended" if game != "main" else "active")
+    state.games["main"] = main
+    state.create_zones(main)
+    if game != "main":
+        sub = Game(id=game, players=[player], parent="main")
+        state.games[game] = sub
+        state.create_zones(sub)
+    state.objects[card] = GameObject(id=card, kind="card", owner=player, controller=player,
+                                     card_type="contraption", face_up=False)
+    state.place(card, ZoneRef(game, "deck", player, "contraption"), "bottom")
+    return Scenario(state, [])
+
+
+def test_the_block_is_the_shape_whatever_the_names() -> None:
+    """What is excluded holds of the situation it was made from, and of the same situation
+    with other names (z3 renames elements at will), not of one where the card is in the
+    main game; a failure that names no object blocks every object of the situation."""
+    tried = _situation(("P1", "o1"), "sub1")
+    shape = verify._block(tried, Failure("refused", ("o1",), "move"))
+    assert shape is not None
+
+    def holds(scenario: Scenario, term: Term) -> bool:
+        s = scenario.situation
+        return bool(Evaluator(s, s, Binding()).holds(term))
+
+    assert holds(tried, shape)
+    assert holds(_situation(("Ann", "gizmo"), "subgame7"), shape)
+    assert not holds(_situation(("P1", "o1"), "main"), shape)
+    assert verify._block(tried, Failure("no seed gives the choices")) is not None
+    empty = Scenario(Situation(players=["P1"]), [])
+    assert verify._block(empty, Failure("no seed gives the choices")) is None
