@@ -70,8 +70,9 @@ def history_markdown(checked: list[Checked], files: dict[tuple[str, str], Path],
              "(a rule of play the step language cannot say yet). Each is verified against the "
              f"whole catalog ({total} invariants); a broken promise links its counterexample "
              "(a reaching trace from a game's beginning, which records its wording: "
-             "`shahrazad simulate FILE` replays it under it). The last column is the semantic diff from the wording "
-             "before ([amendments.md](amendments.md)). The other rule is today's in each run.",
+             "`shahrazad simulate FILE` replays it under it). The last column is the "
+             "semantic diff from the wording before ([amendments.md](amendments.md)). The "
+             "other rule is today's in each run.",
              ""]
     for rule, title in RULE_TITLES.items():
         rows = [c for c in checked if c.wording.rule == rule]
