@@ -27,6 +27,7 @@ from .lang import (
     add,
     and_,
     brought,
+    came,
     controller_of_event,
     creator,
     ctype,
@@ -281,6 +282,15 @@ def _structure(s: State) -> list[tuple[str, str, tuple[str, ...], Term]]:
          ("subgame.start.new-game", "restart.subgame"),
          forall(g, iff(s.has_creator(g), ne(s.created_by(g), noobj())))
          & forall((g, g2), implies(s.has_creator(g), ~s.waiting(g2, s.created_by(g))))),
+        ("structure.games-begun", "Every live game has begun: its start (rule 103) went as "
+         "far as the first turn.",
+         ("subgame.start.first-turn", "restart.first-turn"),
+         forall(g, implies(s.live(g), eq(s.stage(g), stage("first-turn"))))),
+        ("structure.came-in-from-a-main-game", "A card came into a game from a main game only "
+         "if the game is a subgame.",
+         ("subgame.outside",),
+         forall((g, o), implies(s.live(g) & eq(s.came_from(g, o), came("main-game")),
+                                s.has_parent(g)))),
         ("structure.card-controllers", "A card that is neither a permanent nor a spell (on "
          "neither the battlefield nor the stack) is its owner's to control.",
          ("restart.cards-involved", "subgame.end.return-cards"),
@@ -350,6 +360,8 @@ STRUCTURE_RULES: dict[str, tuple[str, ...]] = {
     "structure.no-conspiracy-in-subgames": ("728.2", "728.4"),
     "structure.emblems": ("114.2",),
     "structure.commanders": ("903.3", "702.124g"),
+    "structure.games-begun": ("103.8", "728.2", "726.1"),
+    "structure.came-in-from-a-main-game": ("728.4", "728.4a"),
 }
 
 STRUCTURE: list[Invariant] = [

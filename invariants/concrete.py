@@ -144,7 +144,7 @@ def _game_value(state: Situation, attribute: str, g: str, extra: str | None) -> 
     if attribute == "out_of_order":
         return game is not None and game.out_of_order
     if game is None:
-        return "none" if attribute == "began_in_deck" else False
+        return "none" if attribute in ("began_in_deck", "came_from") else False
     if attribute == "plays":
         return extra in game.players
     if attribute == "starts":
@@ -153,6 +153,8 @@ def _game_value(state: Situation, attribute: str, g: str, extra: str | None) -> 
         return extra in game.doomed
     if attribute == "began_in_deck":
         return game.began_in_deck.get(str(extra), "none")
+    if attribute == "came_from":
+        return game.came_from.get(str(extra), "none")
     if attribute == "waiting":
         return any(t.id == extra for t in game.pending_triggers)
     if attribute == "trigger_controller":

@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any, Final
 
-from shahrazad.model.language import PROCEDURE_STAGES
+from shahrazad.model.language import CAME_FROM, PROCEDURE_STAGES
 
 # Sorts of values: three uninterpreted sorts (obj, player, game), bool and int, and the
 # finite sorts of the model (zone kinds, object kinds, card types, decks, results).
@@ -33,6 +33,10 @@ ENUMS: Final[dict[str, tuple[str, ...]]] = {
     # The stages of a game's start (rule 103), in order; "none" for a game that is not
     # there, or where no restarting effect's further instructions were followed.
     "stage": (*PROCEDURE_STAGES, "none"),
+    # Where a card came from into a game: the kind of zone it began the game in (put there
+    # before the game's first turn), or how an effect brought it in later: from a main game,
+    # or from outside the game (400.11b, 728.4); "none" if neither is recorded.
+    "came": (*CAME_FROM, "none"),
 }
 DOMAINS: Final = ("obj", "player", "game")
 
@@ -73,6 +77,7 @@ ATTRIBUTES: Final[dict[str, tuple[tuple[str, ...], str]]] = {
     "affects": (("obj", "obj"), "bool"),   # an effect acts on an object (728.1b)
     "affects_player": (("obj", "player"), "bool"),  # an effect acts on a player
     "began_in_deck": (("game", "obj"), "deck"),
+    "came_from": (("game", "obj"), "came"),  # where a card came from into a game (`came`)
     "waiting": (("game", "obj"), "bool"),  # a trigger of the game waits for it to resume
     "trigger_controller": (("game", "obj"), "player"),  # who controls a waiting trigger (113.8)
     "resolved": (("game", "obj"), "bool"),  # the object finished resolving in the game
@@ -161,6 +166,12 @@ def deck(value: str) -> Term:
 
 def result(value: str) -> Term:
     return const("result", value)
+
+
+def came(value: str) -> Term:
+    """Where a card came from into a game: a zone kind it began the game in, main-game,
+    outside; or none."""
+    return const("came", value)
 
 
 def stage(value: str) -> Term:

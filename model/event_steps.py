@@ -128,7 +128,8 @@ def e_bring_in(interp: Interpreter, state: Situation, ctx: Context, active: Game
     main game is outside its subgames (728.4), but comes in from there only if a clause permits
     it. The one nontraditional card brought in is a dungeon, into the command zone (701.49a).
     The card becomes a new object (400.7), face up, in its owner's zone if the zone is a
-    player's (400.3), controlled by `by` on the battlefield or the stack (108.4); then the
+    player's (400.3), controlled by `by` on the battlefield or the stack (108.4), and the game
+    records that it came in from a main game or from outside (`came-from`); then the
     clauses on the event run (a card from a main game fires its leaves-a-zone triggers: 728.4a).
     """
     card_id = ctx.event.get("card")
@@ -173,6 +174,7 @@ def e_bring_in(interp: Interpreter, state: Situation, ctx: Context, active: Game
     state.move(card_id, dest)
     if kind in ("battlefield", "stack"):  # a permanent or a spell has a controller (108.4)
         card.controller = player
+    active.came_from[card_id] = "main-game" if where.game is not None else "outside"
     ctx.brought, ctx.brought_from = card_id, where
     ctx.roles.update(source=where.game)
     interp._note(ctx, None, "400.11b", f"{card_id} is brought into {active.id}",

@@ -22,7 +22,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-from .objects import CARD_TYPES, OBJECT_KINDS, ZONE_KINDS
+from .objects import CARD_TYPES, OBJECT_KINDS, OUTSIDE, ZONE_KINDS
 
 # The events whose behaviour the rulebook defines, and the game roles each one binds.
 EVENT_ROLES: Final[dict[str, tuple[str, ...]]] = {
@@ -52,6 +52,13 @@ PROHIBITIONS: Final[dict[str, str]] = {
 # `procedure` step any later one; reaching a stage from any other than the one before it
 # records that the game's start went out of order.
 PROCEDURE_STAGES: Final = ("new", "starting-player", "opening-hands", "mulligans", "first-turn")
+BEGUN: Final = PROCEDURE_STAGES[-1]  # the stage of a game that has begun: its first turn
+
+# Where a card came from into a game (the selector `came-from`): the kind of zone it began
+# the game in, that is was put in before the game's first turn (a supplementary deck lies
+# in the command zone, so "command" matches "deck" too); or how an effect brought it in
+# later: from a main game ("main-game", 728.4a) or from outside the game ("outside", 400.11b).
+CAME_FROM: Final = (*(z for z in ZONE_KINDS if z != "effects"), "main-game", OUTSIDE)
 
 OBJECT_ACTIONS: Final = ("move-to", "cease", "set")
 GAME_ACTIONS: Final = (
@@ -98,12 +105,13 @@ class Selector:
     commander: bool | None = None
     exempt: bool | None = None
     began_in_deck: bool | None = None
+    came_from: tuple[str, ...] = ()
     phased: str = "any"
     face: str = "any"
 
     def as_data(self) -> dict[str, Any]:
         out: dict[str, Any] = {"game": self.game}
-        for key in ("object", "card_type", "zone", "zone_not"):
+        for key in ("object", "card_type", "zone", "zone_not", "came_from"):
             value = getattr(self, key)
             if value:
                 out[key.replace("_", "-")] = list(value)
@@ -132,6 +140,8 @@ class Destination:
     control: str | None = None
 
     def as_data(self) -> dict[str, Any]:
+        if self.zone == OUTSIDE:
+            return {"zone": OUTSIDE}
         out: dict[str, Any] = {"game": self.game, "zone": self.zone}
         defaults = Destination(self.game, self.zone)
         for key in ("whose", "deck", "position", "face", "mark", "control"):
@@ -184,10 +194,12 @@ class Step:
                 for k in ("commander", "exempt", "began_in_deck")
                 if getattr(s, k) is not None
             ]
+            if s.came_from:
+                extra.append("came from " + "/".join(s.came_from))
             head = f"each {what} {where}" + (f" ({', '.join(extra)})" if extra else "")
             if self.to is not None:
                 t = self.to
-                dest = f"{t.game} {t.zone}"
+                dest = f"{t.game} {t.zone}" if t.zone != OUTSIDE else "outside the game"
                 if t.zone in ("library", "hand", "graveyard", "deck"):
                     whose = {"owner": "owner's", "same": "same player's",
                              "controller": "controller's"}[t.whose]
@@ -283,7 +295,7 @@ def _role(key: str, value: Any, roles: tuple[str, ...]) -> str:
 def parse_selector(key: str, table: Any, roles: tuple[str, ...]) -> Selector:
     t = _keys(key, table, (
         "game", "object", "card-type", "zone", "zone-not", "commander", "exempt",
-        "began-in-deck", "phased", "face",
+        "began-in-deck", "came-from", "phased", "face",
     ))
     if "game" not in t:
         raise LanguageError(f"{key}.game", "missing: which game's objects to select")
@@ -300,6 +312,7 @@ def parse_selector(key: str, table: Any, roles: tuple[str, ...]) -> Selector:
         commander=flags["commander"],
         exempt=flags["exempt"],
         began_in_deck=flags["began-in-deck"],
+        came_from=_names(f"{key}.came-from", t.get("came-from", []), CAME_FROM),
         phased=_enum(f"{key}.phased", t.get("phased", "any"), ("in", "out", "any")),
         face=_enum(f"{key}.face", t.get("face", "any"), ("up", "down", "any")),
     )
@@ -307,12 +320,20 @@ def parse_selector(key: str, table: Any, roles: tuple[str, ...]) -> Selector:
 
 def parse_destination(key: str, table: Any, roles: tuple[str, ...]) -> Destination:
     t = _keys(key, table, ("game", "zone", "whose", "deck", "position", "face", "mark", "control"))
-    for required in ("game", "zone"):
-        if required not in t:
-            raise LanguageError(f"{key}.{required}", "missing")
+    if "zone" not in t:
+        raise LanguageError(f"{key}.zone", "missing")
+    if t["zone"] == OUTSIDE:  # a card's owner's place outside every game (400.11)
+        for other in t:
+            if other != "zone":
+                raise LanguageError(f"{key}.{other}", "a card goes outside the game to its "
+                                    "owner, as a new object: write move-to = { zone = "
+                                    "\"outside\" } alone")
+        return Destination(game="", zone=OUTSIDE)
+    if "game" not in t:
+        raise LanguageError(f"{key}.game", "missing")
     return Destination(
         game=_role(f"{key}.game", t["game"], roles),
-        zone=_enum(f"{key}.zone", t["zone"], ZONE_KINDS),
+        zone=_enum(f"{key}.zone", t["zone"], (*ZONE_KINDS, OUTSIDE)),
         whose=_enum(f"{key}.whose", t.get("whose", "owner"), ("owner", "same", "controller")),
         deck=_enum(f"{key}.deck", t.get("deck", "same"), ("same", "own", "began-in")),
         position=_enum(f"{key}.position", t.get("position", "top"), ("top", "bottom")),

@@ -16,8 +16,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .language import Clause, Destination, Selector, Step
-from .objects import DECK_OF, NONTRADITIONAL_KINDS, PLAYER_ZONES, GameObject, ZoneRef
+from .language import BEGUN, CAME_FROM, Clause, Destination, Selector, Step
+from .objects import DECK_OF, NONTRADITIONAL_KINDS, OUTSIDE, PLAYER_ZONES, GameObject, ZoneRef
 from .state import Situation
 from .trace import Change
 
@@ -70,11 +70,23 @@ def move_object(interp: Interpreter, state: Situation, ctx: Context, sel: Select
     one its kind belongs in, or the one it began the game in (728.5a).
 
     The object becomes a new object (400.7), face up or down and controlled as the destination
-    says, and is marked as having begun in that deck if the destination says so. Returns the
+    says, and is marked as having begun in that deck if the destination says so. Put into a
+    game before its first turn, it began that game there: the game records where it came from
+    (`came-from`). A card moved outside the game goes to its owner's place there (400.11),
+    face up, as a new object; any other object stays. Returns the
     change: the move, or why the object stays (no such game, its player not in it, no deck to
     go to, no such zone).
     """
     here = state.where[obj.id]
+    if dest.zone == OUTSIDE:
+        if not obj.is_card:
+            return Change(obj.id, "stays", str(here), "only a card can be outside the game "
+                          "(400.11)")
+        interp._reset_on_move(obj)
+        obj.face_up = True
+        target = state.outside(obj.owner)
+        state.move(obj.id, target)
+        return Change(obj.id, "moved", str(here), str(target))
     game_id = ctx.roles.get(dest.game)
     if game_id is None or game_id not in state.games:
         return Change(obj.id, "stays", str(here), f"the event has no {dest.game} game")
@@ -108,6 +120,8 @@ def move_object(interp: Interpreter, state: Situation, ctx: Context, sel: Select
         game.began_in_deck[obj.id] = deck
     if dest.control == "event-controller" and ctx.controller:
         obj.controller = ctx.controller
+    if game.stage != BEGUN and target.kind in CAME_FROM:  # put there before the first turn
+        game.came_from[obj.id] = target.kind
     state.move(obj.id, target, dest.position)
     return Change(obj.id, "moved", str(here), str(target))
 
@@ -116,7 +130,8 @@ def matches(state: Situation, ctx: Context, sel: Selector, obj: GameObject) -> b
     """Whether the object passes every test of the selector: its kind; its card type
     ("nontraditional": any of them); its zone (a supplementary deck is in the command zone) and
     the zones it must not be in; the commander designation; the event's exemption; the mark of
-    having begun in a supplementary deck of the selector's game; phasing and face."""
+    having begun in a supplementary deck of the selector's game; where it came from into that
+    game (`came-from`); phasing and face."""
     zone = state.where[obj.id]
     if sel.object and obj.kind not in sel.object:
         return False
@@ -140,6 +155,11 @@ def matches(state: Situation, ctx: Context, sel: Selector, obj: GameObject) -> b
         game = state.games.get(ctx.roles.get(sel.game) or "")
         marked = game is not None and obj.id in game.began_in_deck
         if marked != sel.began_in_deck:
+            return False
+    if sel.came_from:
+        game = state.games.get(ctx.roles.get(sel.game) or "")
+        came = game.came_from.get(obj.id) if game is not None else None
+        if not any(came == k or (k == "command" and came == "deck") for k in sel.came_from):
             return False
     if sel.phased != "any" and obj.phased_out != (sel.phased == "out"):
         return False

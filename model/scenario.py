@@ -20,6 +20,7 @@ import tomli_w
 from .errors import InputError
 from .events import Event, check_event
 from .inputs import STDIN, file_name, parse_json, parse_toml, read_text
+from .language import CAME_FROM
 from .objects import (
     CARD_TYPES,
     DECK_OF,
@@ -164,6 +165,7 @@ SHAPES: dict[str, dict[str, str]] = {
     "game": {"id": TEXT, "players": NAMES, "parent": TEXT, "variants": NAMES,
              "created-by": TEXT, "starting-player": TEXT, "will-lose": NAMES, "left": NAMES,
              "range-of-influence": COUNT, "trigger": TABLES, "began-in-deck": TEXT_MAP,
+             "came-from": TEXT_MAP,
              "subgame-results": TABLE_MAP, "resolved": NAMES, "restarted-from": TEXT,
              "commander-tax": INT_MAP, "commander-damage": INT_MAP, "designations": TEXT_MAP,
              "waiting-for-priority": NAMES, "status": TEXT},
@@ -343,7 +345,8 @@ class _Reader:
             for key, attr in (("commander-tax", "commander_tax"),
                               ("commander-damage", "commander_damage"),
                               ("designations", "designations"),
-                              ("began-in-deck", "began_in_deck")):
+                              ("began-in-deck", "began_in_deck"),
+                              ("came-from", "came_from")):
                 if key in t:
                     value = self.typed(t, key, dict, "game", i, "a table")
                     setattr(game, attr, dict(value))
@@ -351,6 +354,15 @@ class _Reader:
                 if deck not in SUPPLEMENTARY_DECKS:
                     raise self.err(self.where.key("game", i, "began-in-deck"),
                                    f"game {gid}: began-in-deck names unknown deck {deck!r}")
+            for card, came in game.came_from.items():
+                if came not in CAME_FROM:
+                    raise self.err(self.where.key("game", i, "came-from"),
+                                   f"game {gid}: came-from of {card}: {came!r} is not one of "
+                                   f"{', '.join(CAME_FROM)}")
+                if came == "main-game" and game.parent is None:
+                    raise self.err(self.where.key("game", i, "came-from"),
+                                   f"game {gid}: {card} cannot have come in from a main game: "
+                                   f"{gid} is not a subgame (728.4a)")
             for card, res in self.typed(t, "subgame-results", dict, "game", i, "a table").items() \
                     if "subgame-results" in t else ():
                 game.subgame_results[card] = _result(res, self, line)
@@ -604,7 +616,8 @@ def situation_data(state: Situation) -> dict[str, Any]:
             "variants": game.variants, "created-by": game.created_by,
             "starting-player": game.starting_player, "will-lose": game.doomed,
             "left": game.left, "range-of-influence": game.range_of_influence,
-            "began-in-deck": game.began_in_deck, "resolved": game.resolved,
+            "began-in-deck": game.began_in_deck, "came-from": game.came_from,
+            "resolved": game.resolved,
             "restarted-from": game.restarted_from, "commander-tax": game.commander_tax,
             "commander-damage": game.commander_damage, "designations": game.designations,
             "waiting-for-priority": game.waiting_for_priority,

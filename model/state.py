@@ -107,6 +107,9 @@ class Game:
     doomed: list[str] = field(default_factory=list)
     pending_triggers: list[Trigger] = field(default_factory=list)
     began_in_deck: dict[str, str] = field(default_factory=dict)
+    # Where each card came from into this game: the kind of zone it began the game in (put
+    # there before the first turn), or "main-game" / "outside" for one brought in later.
+    came_from: dict[str, str] = field(default_factory=dict)
     left: list[str] = field(default_factory=list)
     subgame_results: dict[str, Result] = field(default_factory=dict)
     resolved: list[str] = field(default_factory=list)
@@ -200,7 +203,7 @@ class Situation:
     def names_in_use(self) -> set[str]:
         """Every name the situation uses for something: objects, games (live, ended, or named
         by a zone or a counter record), and every name a game or an object remembers (waiting
-        triggers, resolved spells, began-in-deck marks, creators, subgame results, the
+        triggers, resolved spells, began-in-deck and came-from marks, creators, subgame results, the
         effects acting on an object or a player), whether or not it is an object now.
 
         This is the one notion of "a new object" (CR 109.1, 400.7: an object that comes into
@@ -213,6 +216,7 @@ class Situation:
         for game in self.games.values():
             used |= {t.id for t in game.pending_triggers}
             used |= set(game.resolved) | set(game.began_in_deck) | set(game.subgame_results)
+            used |= set(game.came_from)
             if game.created_by is not None:
                 used.add(game.created_by)
         for obj in self.objects.values():

@@ -275,6 +275,13 @@ def scenario_tables(draw: st.DrawFn, max_players: int = 4, max_cards: int = 12,
         if game_table is not None and ctype in _SUPPLEMENTARY_KINDS:
             for upper in games[1:games.index(game_table) + 1]:
                 upper.setdefault("began-in-deck", {})[cid] = DECK_OF[ctype]
+        # Where a card in a subgame came from into it: a zone it began the subgame in, or
+        # brought in later from a main game or from outside (728.2, 728.4a, 400.11b).
+        if game_table is not None and game_table is not games[0] and draw(st.integers(0, 2)):
+            came = ("deck" if ctype in _SUPPLEMENTARY_KINDS
+                    else "command" if card.get("commander") or ctype != "traditional"
+                    else draw(st.sampled_from(("library", "main-game", "outside"))))
+            game_table.setdefault("came-from", {})[cid] = came
         cards.append(card)
 
     # Tokens, copies, emblems, abilities and effects, each in the game that made it.

@@ -60,7 +60,7 @@ def _names(pre: Situation, post: Situation) -> dict[str, list[str]]:
         games |= set(s.games) | {e.id for e in s.ended}
         for g in s.games.values():
             objs |= {t.id for t in g.pending_triggers} | set(g.resolved)
-            objs |= set(g.began_in_deck)
+            objs |= set(g.began_in_deck) | set(g.came_from)
             if g.created_by:
                 objs.add(g.created_by)
     return {"obj": sorted(objs), "player": sorted(set(pre.players)), "game": sorted(games)}

@@ -125,6 +125,10 @@ def extract(model: z3.ModelRef, universe: Universe, t: Transition, event: str) -
             began = str(r.pre("began_in_deck", g, o))
             if began != "none" and r.true("exists", o):
                 game.began_in_deck[oid(o)] = began
+            came = str(r.pre("came_from", g, o))
+            if came != "none" and r.true("exists", o) \
+                    and (came != "main-game" or parent is not None):
+                game.came_from[oid(o)] = came
             if r.true("waiting", g, o):
                 game.pending_triggers.append(Trigger(oid(o), "a watcher", "a card", "a zone", this))
             if r.true("resolved", g, o):
@@ -375,7 +379,7 @@ def _renamed(value: Any, names: dict[str, str], key: str) -> Any:
     if key in _NOT_NAMES:
         return value
     if isinstance(value, dict):
-        return {(names.get(k, k) if key == "began-in-deck" else k): _renamed(v, names, k)
+        return {(names.get(k, k) if key in ("began-in-deck", "came-from") else k): _renamed(v, names, k)
                 for k, v in value.items()}
     if isinstance(value, list):
         return [_renamed(v, names, key) for v in value]
@@ -399,7 +403,8 @@ def _simpler(scenario: Scenario) -> list[Scenario]:
             del smaller.player_counters[key]
             out.append(_variant(scenario, smaller))
     for game in s.games.values():
-        for attribute in ("began_in_deck", "pending_triggers", "resolved", "doomed"):
+        for attribute in ("began_in_deck", "came_from", "pending_triggers", "resolved",
+                          "doomed"):
             if getattr(game, attribute):
                 smaller = s.copy()
                 value = getattr(smaller.games[game.id], attribute)
@@ -462,6 +467,7 @@ def _smaller(scenario: Scenario) -> list[Scenario]:
         smaller.cease(obj_id)
         for game in smaller.games.values():
             game.began_in_deck.pop(obj_id, None)
+            game.came_from.pop(obj_id, None)
         out.append(_variant(scenario, smaller))
     for player in list(s.players):
         if player in referenced or any(o.owner == player or o.controller == player

@@ -117,6 +117,7 @@ class Encoder:
         return z3.And(x != self.u.noobj, z3.Not(s.get("exists", x)), self.u.forall([g], z3.And(
             z3.Not(s.get("waiting", g, x)), z3.Not(s.get("resolved", g, x)),
             s.get("began_in_deck", g, x) == self.u.enum("deck", "none"),
+            s.get("came_from", g, x) == self.u.enum("came", "none"),
             z3.Or(z3.Not(s.get("has_creator", g)), s.get("created_by", g) != x))),
             self.no_effects(s, x))
 

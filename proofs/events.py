@@ -120,7 +120,8 @@ def e_bring_in(enc: Encoder, pre: SymState, active: Any) -> SymState:
 
     The card moves before the clauses run, as a new object (400.7): face up, in its owner's
     zone if the zone is a player's (400.3), controlled by `by` on the battlefield or the stack
-    and by its owner elsewhere (108.4). Binds `source` to the game it came from, if any.
+    and by its owner elsewhere (108.4); the active game records that it came in from a main
+    game or from outside (`came_from`). Binds `source` to the game it came from, if any.
     """
     u = enc.u
     card = u.const("card", "obj")
@@ -130,7 +131,10 @@ def e_bring_in(enc: Encoder, pre: SymState, active: Any) -> SymState:
     source = pre.get("game", card)
     allowed_from = [z3.Not(inside)]
     if enc.rb.grants("bring-in", "permit", "bring-in-from-main-game") is not None:
-        allowed_from.append(z3.And(inside, source != active, pre.get("live", source)))
+        # From a main game of the active game (728.4): a live game above it, so the active
+        # game is a subgame (the interpreter asks for an ancestor).
+        allowed_from.append(z3.And(inside, source != active, pre.get("live", source),
+                                   pre.get("has_parent", active)))
     enc.constraints += [
         card != u.noobj, pre.get("exists", card), pre.get("kind", card) == u.enum("kind", "card"),
         z3.Or(*allowed_from), z3.Not(pre.get("phased_out", card)),
@@ -144,6 +148,7 @@ def e_bring_in(enc: Encoder, pre: SymState, active: Any) -> SymState:
     enc.bind("source", source, inside)
     # The card moves (400.11b) before the clauses run, as in the interpreter.
     o = u.const("o", "obj")
+    g = u.const("g", "game")
     this = o == card
     player_zone = z3.Or(*(to == enc.z(k) for k in PLAYER_ZONES))
     return enc.next_state(
@@ -162,6 +167,11 @@ def e_bring_in(enc: Encoder, pre: SymState, active: Any) -> SymState:
                                                           to == enc.z("stack")),
                                                     by, pre.get("owner", card)),
                                         pre.get("controller", o))),
+        # The active game records how the card came in: from a main game, or from outside.
+        came_from=z3.Lambda([g, o], z3.If(z3.And(g == active, this),
+                                          z3.If(inside, u.enum("came", "main-game"),
+                                                u.enum("came", "outside")),
+                                          pre.get("came_from", g, o))),
         **enc.forget(pre, o, this, enc.false()),
     )
 

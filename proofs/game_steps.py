@@ -110,6 +110,7 @@ def g_create_game(enc: Encoder, s: SymState, args: dict[str, Any], label: str) -
         "starts": row("starts", enc.false()),
         "doomed": row("doomed", enc.false()),
         "began_in_deck": obj_row("began_in_deck", none_deck),
+        "came_from": obj_row("came_from", u.enum("came", "none")),
         "waiting": obj_row("waiting", enc.false()),
         "resolved": obj_row("resolved", enc.false()),
     }
@@ -163,6 +164,8 @@ def g_destroy_zones(enc: Encoder, s: SymState, args: dict[str, Any], label: str)
                                                      s.get(attribute, g, o)))
     changes["began_in_deck"] = z3.Lambda([g, o], z3.If(g == game, u.enum("deck", "none"),
                                                        s.get("began_in_deck", g, o)))
+    changes["came_from"] = z3.Lambda([g, o], z3.If(g == game, u.enum("came", "none"),
+                                                   s.get("came_from", g, o)))
     return enc.next_state(s, label, **changes)
 
 
@@ -263,7 +266,9 @@ def g_finish_resolving(enc: Encoder, s: SymState, args: dict[str, Any], label: s
         "face_up": z3.Lambda([o], z3.If(z3.And(this, to_grave), enc.true(),
                                         s.get("face_up", o))),
     }
-    changes.update(enc.forget(s, o, z3.And(this, to_grave), z3.And(this, ceases)))
+    # Nothing acts on the spell card that moved or on the ability that ceased (400.7).
+    changes.update(enc.forget(s, o, z3.And(this, z3.Or(to_grave, ceases)),
+                              z3.And(this, ceases)))
     return enc.next_state(s, label, **changes)
 
 

@@ -14,8 +14,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 import z3
-from shahrazad.model.language import Destination, Selector, Step
-from shahrazad.model.objects import PLAYER_ZONES
+from shahrazad.model.language import BEGUN, CAME_FROM, Destination, Selector, Step
+from shahrazad.model.objects import OUTSIDE, PLAYER_ZONES
 
 from .symbolic import SymState
 
@@ -63,6 +63,11 @@ def selected(enc: Encoder, s: SymState, sel: Selector, o: Any) -> Any:
         marked = s.get("began_in_deck", game, o) != u.enum("deck", "none")
         marked = z3.And(s.get("present", game), marked)
         tests.append(marked if sel.began_in_deck else z3.Not(marked))
+    if sel.came_from:
+        came = s.get("came_from", game, o)
+        kinds = set(sel.came_from) | ({"deck"} if "command" in sel.came_from else set())
+        tests.append(s.get("present", game))
+        tests.append(z3.Or(*(came == u.enum("came", k) for k in sorted(kinds))))
     if sel.phased != "any":
         out = s.get("phased_out", o)
         tests.append(out if sel.phased == "out" else z3.Not(out))
@@ -125,10 +130,15 @@ def move(enc: Encoder, s: SymState, sel_spec: Selector, dest: Destination, label
     present, the zone's player in it, a deck to go to) moves there as a new object (400.7):
     without counters or phasing, a card under its owner's control (or the event's controller's,
     if the step says so), face up or down as the step says, marked as having begun in that
-    deck if it says so. The others stay."""
+    deck if it says so; put into a game before its first turn, it began that game there
+    (`came_from`). The others stay. A card moved outside the game goes to its owner
+    (`_outside`)."""
     u = enc.u
     o = u.const("o", "obj")
     sel = selected(enc, s, sel_spec, o)
+    if dest.zone == OUTSIDE:
+        return _outside(enc, s, o, z3.And(sel, s.get("kind", o) == u.enum("kind", "card")),
+                        label)
     r = enc.role(dest.game)
     if r is None:
         return enc.next_state(s, label)
@@ -170,8 +180,31 @@ def move(enc: Encoder, s: SymState, sel_spec: Selector, dest: Destination, label
     if dest.face != "keep":
         changes["face_up"] = z3.Lambda([o], z3.If(moved, z3.BoolVal(dest.face == "up", u.ctx),
                                                   s.get("face_up", o)))
+    g = u.const("g", "game")
     if dest.mark == "began-in-deck" and deck is not None:
-        g = u.const("g", "game")
         changes["began_in_deck"] = z3.Lambda(
             [g, o], z3.If(z3.And(g == game, moved), deck, s.get("began_in_deck", g, o)))
+    if dest.zone in CAME_FROM:  # put there before the game's first turn: it began there
+        began = z3.And(g == game, moved, s.get("stage", game) != u.enum("stage", BEGUN))
+        changes["came_from"] = z3.Lambda(
+            [g, o], z3.If(began, u.enum("came", dest.zone), s.get("came_from", g, o)))
+    return enc.next_state(s, label, **changes)
+
+
+def _outside(enc: Encoder, s: SymState, o: Any, moved: Any, label: str) -> SymState:
+    """Encode `move-to = { zone = "outside" }`: each selected card goes to its owner's place
+    outside the game (400.11) as a new object (400.7), face up, under its owner's control;
+    any other object stays."""
+    u = enc.u
+    changes: dict[str, Any] = {
+        "zone": z3.Lambda([o], z3.If(moved, enc.z(OUTSIDE), s.get("zone", o))),
+        "game": z3.Lambda([o], z3.If(moved, u.nogame, s.get("game", o))),
+        "zone_player": z3.Lambda([o], z3.If(moved, u.nobody, s.get("zone_player", o))),
+        "zone_deck": z3.Lambda([o], z3.If(moved, u.enum("deck", "none"), s.get("zone_deck", o))),
+        "has_counters": z3.Lambda([o], z3.If(moved, enc.false(), s.get("has_counters", o))),
+        "phased_out": z3.Lambda([o], z3.If(moved, enc.false(), s.get("phased_out", o))),
+        "face_up": z3.Lambda([o], z3.If(moved, enc.true(), s.get("face_up", o))),
+        "controller": z3.Lambda([o], z3.If(moved, s.get("owner", o), s.get("controller", o))),
+    }
+    changes.update(enc.forget(s, o, moved, enc.false()))
     return enc.next_state(s, label, **changes)

@@ -120,7 +120,7 @@ def _variants(step: Step, event: str) -> Iterator[tuple[str, Any, Any, dict[str,
                 yield f"select.{key}", select[key], not select[key], \
                     {**data, "select": {**select, key: not select[key]}}
                 yield f"select.{key}", select[key], None, {**data, "select": rest}
-        for key in ("object", "card-type", "zone", "zone-not"):
+        for key in ("object", "card-type", "zone", "zone-not", "came-from"):
             if key in select:
                 rest = {k: v for k, v in select.items() if k != key}
                 yield f"select.{key}", select[key], None, {**data, "select": rest}
@@ -130,7 +130,7 @@ def _variants(step: Step, event: str) -> Iterator[tuple[str, Any, Any, dict[str,
                     k: v for k, v in select.items() if k != "phased"}
                 yield "select.phased", select.get("phased", "any"), value, \
                     {**data, "select": changed}
-        if step.action == "move-to":
+        if step.action == "move-to" and data["move-to"]["zone"] != "outside":
             dest = data["move-to"]
             full = {"whose": "owner", "deck": "same", "position": "top", "face": "keep",
                     "mark": None, "control": None, **dest}

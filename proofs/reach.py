@@ -103,6 +103,15 @@ def start_zone(card: GameObject, target: Situation, main: str) -> tuple[ZoneRef,
     return ZoneRef(main, "library", card.owner), True
 
 
+def came_in(target: Situation, card: str) -> str | None:
+    """How `card` came into the game it is in, in `target`, if an effect brought it in:
+    "main-game" or "outside" (the game's `came_from` record); None otherwise."""
+    where = target.where.get(card)
+    game = target.games.get(where.game) if where is not None and where.game else None
+    came = game.came_from.get(card) if game is not None else None
+    return came if came in ("main-game", "outside") else None
+
+
 def beginning(target: Situation) -> Situation:
     """A game's beginning with the players and cards of `target`: one game, named as
     `target`'s outermost game, with its players, starting player and range of influence,
@@ -124,6 +133,8 @@ def beginning(target: Situation) -> Situation:
     state.create_zones(game)
     for card in target.cards():
         zone, face_up = start_zone(card, target, game.id)
+        if came_in(target, card.id) == "outside":  # an effect brings it in (400.11b)
+            zone, face_up = ZoneRef(None, "outside", card.owner), True
         state.objects[card.id] = GameObject(
             id=card.id, kind="card", owner=card.owner, name=card.name, controller=card.owner,
             card_type=card.card_type, deck=card.deck, face_up=face_up,
@@ -150,7 +161,8 @@ def is_beginning(state: Situation) -> list[str]:
                 or obj.controller != obj.owner or obj.affected_by:
             faults.append(f"{obj.id} has a status (counters, phasing, face, control, effects)")
     for game in state.games.values():
-        if game.pending_triggers or game.began_in_deck or game.resolved or game.doomed \
+        if game.pending_triggers or game.began_in_deck or game.came_from or game.resolved \
+                or game.doomed \
                 or game.left or game.subgame_results or game.parent is not None:
             faults.append(f"{game.id} remembers events: it is not a beginning")
     if any(state.player_counters.values()) or state.player_effects:
@@ -236,6 +248,16 @@ class _Builder:
                 self.do("bring-in", card=card, to="exile", by=self.state.objects[card].owner)
         for card in self.brought.get(game.id, []):
             self.do("move", object=card, to=f"{self.games[game.id]}/exile", position="bottom")
+        # A card that its subgame records as brought in from a main game leaves this game's
+        # library before the subgame starts (or 728.2 would take it there with the library),
+        # and waits in its owner's graveyard to be brought in.
+        for child in t.children(game.id):
+            for card in t.games[child].came_from:
+                here = self.state.where.get(card)
+                if came_in(t, card) == "main-game" and t.where[card].game == child \
+                        and here is not None and here.game == self.games[game.id] \
+                        and here.kind == "library":
+                    self.do("move", object=card, to=f"{here.game}/graveyard/{here.player}")
         zones = sorted((z for z in t.zones if z.game == game.id), key=ZoneRef.sort_key)
         objects = [t.objects[i] for z in zones for i in t.zones[z]]
         for obj in objects:
@@ -243,7 +265,7 @@ class _Builder:
             if not obj.is_card:
                 self.create(obj, dest)
             elif self.state.where[obj.id] != dest:
-                if self.state.where[obj.id].is_outside:
+                if self.state.where[obj.id].is_outside or came_in(t, obj.id) == "main-game":
                     self.do("bring-in", card=obj.id, to=dest.kind, by=obj.controller)
                 else:
                     self.do("move", object=obj.id, to=dest.path(), position="bottom")

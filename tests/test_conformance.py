@@ -169,3 +169,20 @@ def test_generated_steps_conform(data: st.DataObject) -> None:
         assert conformance.conform_refusal(official(), situation, event) == []
         return
     assert conformance.conform(official(), situation, event) == []
+
+
+def test_an_effect_stops_acting_on_the_creating_ability_that_ceases() -> None:
+    """Found by the generated situations of `tests/test_came_from.py`: an effect acted on the
+    ability that created the subgame; as the subgame ends, the ability finishes resolving
+    and ceases to exist (728.5), and nothing acts on it any more (400.7). The encoder had
+    the effect still acting on it."""
+    scenario = parse_scenario('''
+players = ["Ann", "Bob"]
+game = [{ id = "main" }, { id = "sub1", parent = "main", created-by = "creator1" }]
+object = [
+  { id = "creator1", kind = "ability", controller = "Ann", at = "main/stack", affected-by = ["effect1"] },
+  { id = "effect1", kind = "effect", controller = "Ann", at = "main/effects" },
+]
+''', file="creator-affected.toml")
+    event = Event("end-subgame", {})
+    assert conformance.conform(official(), scenario.situation, event) == []

@@ -29,6 +29,7 @@ from typing import Any
 
 from shahrazad.invariants.catalog import EVENTS as OBLIGATION_EVENTS
 from shahrazad.model.events import EVENT_ARGS, GENERAL_RULES
+from shahrazad.model.language import CAME_FROM
 from shahrazad.model.objects import (
     CARD_TYPES,
     DECK_OF,
@@ -112,6 +113,9 @@ KEY_WORDS: dict[str, dict[str, str]] = {
         "trigger": "Abilities that triggered in this game and wait while a subgame is played "
                    "(CR 728.4a).",
         "began-in-deck": "Card id to the supplementary deck it began this game in (CR 728.5a).",
+        "came-from": "Card id to where it came from into this game: the kind of zone it began "
+                     "the game in, or main-game / outside for a card brought in later "
+                     "(CR 400.11b, 728.4a). main-game only in a subgame.",
         "subgame-results": "The results of this game's subgames, by the object that created each.",
         "resolved": "The spells and abilities that created a subgame and finished resolving in "
                     "this game (CR 728.5).",
@@ -387,6 +391,7 @@ _NARROWER: dict[tuple[str, str], Callable[[], Schema]] = {
     ("game", "variants"): lambda: {"items": {"enum": list(VARIANTS)}},
     ("game", "trigger"): lambda: {"items": _ref("trigger")},
     ("game", "began-in-deck"): lambda: {"additionalProperties": {"enum": list(SUPPLEMENTARY_DECKS)}},
+    ("game", "came-from"): lambda: {"additionalProperties": {"enum": list(CAME_FROM)}},
     ("game", "subgame-results"): lambda: {"additionalProperties": _ref("result")},
     ("card", "type"): lambda: {"enum": list(CARD_TYPES), "default": TRADITIONAL},
     ("card", "deck"): lambda: {"enum": [d for d in SUPPLEMENTARY_DECKS if d in DECK_OF.values()]},
@@ -632,7 +637,7 @@ def _statuses() -> list[str]:
 
 def _obligation() -> Schema:
     return _object(("invariant", "statement", "event", "status", "clauses", "seconds",
-                    "solving-seconds", "encoding-seconds", "bounded", "reason"), {
+                    "solving-seconds", "encoding-seconds", "bounded", "reason", "cached"), {
         "invariant": _described("The invariant's id (shahrazad invariants).", {"type": "string"}),
         "statement": _described("The promise, in words.", {"type": "string"}),
         "event": _described("The event it is about.", {"enum": list(OBLIGATION_EVENTS)}),
@@ -650,6 +655,9 @@ def _obligation() -> Schema:
                               "universe used.", {"type": ["integer", "null"], "minimum": 1}),
         "reason": _described("Why: the solver's reason for unknown, the replay's for the rest.",
                              {"type": "string"}),
+        "cached": _described("true when the proof was answered from the cache of proofs "
+                             "(--cache, docs/cache.md), not decided in this run: its seconds "
+                             "are then 0. Only proofs are ever cached.", {"type": "boolean"}),
         "confirmation": _described("Only with --confirm SOLVER, for each obligation z3 proved "
                                    "(docs/confirm.md).", _object(
             ("solver", "answer", "confirmed", "queries", "seconds", "reason"), {
@@ -716,15 +724,19 @@ def verify_schema() -> Schema:
                                 "refuted, 3 something unknown or a fault and nothing refuted "
                                 "(or, with amendments, no difference the model can see).",
                                 {"enum": sorted({s.exit_code for s in Status})}),
-        "time": _described("Seconds; the only part of the document that changes between "
-                           "identical runs.", _object(
-            ("wall-seconds", "solving-seconds", "encoding-seconds"), {
+        "time": _described("Seconds, and how many results came from the cache; with the "
+                           "obligations' cached, the only part of the document that changes "
+                           "between identical runs.", _object(
+            ("wall-seconds", "solving-seconds", "encoding-seconds", "from-cache"), {
                 "wall-seconds": _number("The run's wall-clock time, from the first obligation "
                                         "to the last."),
                 "solving-seconds": _number("Inside z3's search, summed over the workers."),
                 "encoding-seconds": _number("Building z3 terms, summed over the workers."),
                 "confirming-seconds": _number("With --confirm: the second solver's time, "
                                               "translation included, summed the same way."),
+                "from-cache": _described("How many obligations were answered from the cache "
+                                         "of proofs (--cache): 0 for a cold run. The times "
+                                         "above count only the rest.", _integer(0)),
             })),
         "obligations": _described("One per invariant and event it is about, in catalog order.",
                                   {"type": "array", "items": _ref("obligation")}),

@@ -43,6 +43,10 @@ def situation_text(state: Situation, indent: str = "  ") -> list[str]:
                 lines.append(f"{pad}  counters of {player}: {shown}")
         for creator, result in game.subgame_results.items():
             lines.append(f"{pad}  subgame created by {creator}: {result.describe()}")
+        brought = [f"{card} from {'a main game' if came == 'main-game' else 'outside'}"
+                   for card, came in game.came_from.items() if came in ("main-game", "outside")]
+        if brought:  # where a card came from (`came-from`), when an effect brought it in
+            lines.append(f"{pad}  brought in: {', '.join(brought)}")
         if game.pending_triggers:
             lines.append(f"{pad}  waiting triggers: "
                          + ", ".join(t.id for t in game.pending_triggers))
