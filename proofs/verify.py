@@ -18,7 +18,7 @@ import enum
 import time
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import z3
 from shahrazad.invariants import lang
@@ -35,6 +35,9 @@ from .encode import Transition, encode_event
 from .pool import run_all
 from .reach import Goal, Unreachable, breaks_invariant, impossible, reach, replay_reached
 from .symbolic import RLIMIT_PER_SECOND, TermEncoder, Universe, budget
+
+if TYPE_CHECKING:
+    from .cache import ResultCache
 
 DEFAULT_TIMEOUT = 5.0
 DEFAULT_BOUND = 3
@@ -94,7 +97,9 @@ class Result:
     for an unknown, what failed for a fault); `counterexample` is a refutation's situation (the
     one reached) with its event, or the scenario a fault could not replay; `replay` is the
     interpreter's replay of it; `notes` are remarks made on the way; `witness` is the
-    situation that proves a possibility.
+    situation that proves a possibility. `cached`: answered from the cache of proofs
+    (`proofs.cache`), with no time of this run (`seconds`, `solving`, `encoding` are 0) and
+    no witness or replay.
     """
 
     obligation: Obligation
@@ -111,6 +116,7 @@ class Result:
     encoding: float = 0.0  # seconds building z3 terms (part of `seconds`; an event's
     #                        transition is built once per batch, counted where it is built)
     confirmation: Confirmation | None = None  # a second solver's answer (`--confirm`)
+    cached: bool = False  # answered from the cache of proofs (`proofs.cache`), not decided
 
 
 @dataclass
@@ -796,23 +802,31 @@ def verify(rulebook: Rulebook, only: list[str] | None = None,
            timeout: float = DEFAULT_TIMEOUT, bound: int = DEFAULT_BOUND, jobs: int = 1,
            minimise_cex: bool = True,
            progress: Callable[[int, int, Result], None] | None = None,
-           events: Iterable[str] | None = None, confirm: str | None = None) -> list[Result]:
+           events: Iterable[str] | None = None, confirm: str | None = None,
+           cache: ResultCache | None = None) -> list[Result]:
     """Every obligation (of the invariants in `only`, at the events in `events`), in `jobs`
     worker processes; results in catalog order. With `confirm` (a second solver's name),
-    each proof is decided again by that solver (`proofs.confirm`)."""
+    each proof is decided again by that solver (`proofs.confirm`). With `cache`, proofs
+    are answered from it where they can be, and kept in it (`decide`)."""
     wanted = None if events is None else set(events)
     todo = [ob for ob in obligations(only) if wanted is None or ob.event in wanted]
     return decide([(rulebook, todo)], timeout, bound, jobs, minimise_cex, progress,
-                  confirm)[0]
+                  confirm, cache)[0]
 
 
 def decide(requests: list[tuple[Rulebook, list[Obligation]]],
            timeout: float = DEFAULT_TIMEOUT, bound: int = DEFAULT_BOUND, jobs: int = 1,
            minimise_cex: bool = True,
            progress: Callable[[int, int, Result], None] | None = None,
-           confirm: str | None = None) -> list[list[Result]]:
+           confirm: str | None = None, cache: ResultCache | None = None) -> list[list[Result]]:
     """The obligations of each request under its rulebook, all in one pool of `jobs` worker
-    processes; for each request, its results in its order."""
+    processes; for each request, its results in its order.
+
+    With `cache` (`proofs.cache`), a batch (`batches`) whose every obligation has a proof
+    in the cache is answered from it, results marked `cached`; every other batch is decided
+    whole, as without a cache, since an obligation's answer may depend on those decided
+    before it against the same encoding (`Encodings`): the answers of a warm run are those
+    of a cold one. Each proof decided is then kept in the cache."""
     total = sum(len(todo) for _, todo in requests)
     done: list[Result] = []
 
@@ -822,6 +836,13 @@ def decide(requests: list[tuple[Rulebook, list[Obligation]]],
             if progress is not None:
                 progress(len(done), total, result)
 
+    keys: list[list[str]] = []
+    if cache is not None:
+        from .cache import Options
+
+        options = Options(timeout, bound, minimise_cex, confirm)
+        keys = [cache.keys(rulebook, todo, options) for rulebook, todo in requests]
+    results: dict[tuple[int, int], Result] = {}
     # Even one job runs in a worker process: a crash of z3 then costs one batch, not the
     # run; the obligations of a batch that killed its worker twice are tried again one by
     # one, and only one that kills its worker twice again is unknown.
@@ -829,11 +850,18 @@ def decide(requests: list[tuple[Rulebook, list[Obligation]]],
     cases = []
     for number, (rulebook, todo) in enumerate(requests):
         for group in batches(list(range(len(todo))), [ob.event for ob in todo]):
+            if cache is not None:
+                kept = [cache.load(keys[number][i], todo[i]) for i in group]
+                if all(r is not None for r in kept):
+                    answered = [r for r in kept if r is not None]
+                    results.update(zip([(number, i) for i in group], answered, strict=True))
+                    report(0, answered)
+                    continue
             where.append([(number, i) for i in group])
             cases.append((rulebook, [todo[i] for i in group], timeout, bound, minimise_cex,
                           confirm))
-    found = run_all(_prove_batch, cases, max(1, jobs), lambda case, why: None, report)
-    results: dict[tuple[int, int], Result] = {}
+    found = run_all(_prove_batch, cases, max(1, jobs), lambda case, why: None,
+                    report) if cases else []
     alone: list[tuple[int, int]] = []
     for places, answers in zip(where, found, strict=True):
         if answers is None:
@@ -846,6 +874,14 @@ def decide(requests: list[tuple[Rulebook, list[Obligation]]],
                         max(1, jobs), _died, report)
         results.update((place, answers[0]) for place, answers in zip(alone, again, strict=True)
                        if answers is not None)
+    if cache is not None:
+        from .cache import prover_changed
+
+        # Code edited during the run (the workers import it afresh): keep nothing it proved.
+        if not prover_changed():
+            for (n, i), result in results.items():
+                if not result.cached:
+                    cache.store(keys[n][i], result)
     return [[results[(n, i)] for i in range(len(todo))] for n, (_, todo) in enumerate(requests)]
 
 

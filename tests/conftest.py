@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 
+import pytest
 from hypothesis import Phase, settings
 
 settings.register_profile("ci", derandomize=True, print_blob=True)
@@ -14,3 +15,10 @@ settings.register_profile("mutation", derandomize=True,
                           phases=[Phase.explicit, Phase.reuse, Phase.generate])
 settings.load_profile("mutation" if os.environ.get("SHAHRAZAD_MUTATION")
                       else "ci" if os.environ.get("CI") else "dev")
+
+
+@pytest.fixture(autouse=True)
+def _no_cache_of_proofs(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A developer's SHAHRAZAD_CACHE would make the tests' runs warm runs (docs/cache.md):
+    every test runs cold unless it sets a cache itself."""
+    monkeypatch.delenv("SHAHRAZAD_CACHE", raising=False)

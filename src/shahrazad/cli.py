@@ -27,6 +27,8 @@ from shahrazad.model.scenario import Scenario, load_scenario, situation_data
 
 from .options import (
     AMENDMENTS,
+    CACHE,
+    NO_CACHE,
     OFFICIAL,
     OUTPUT,
     RULEBOOK,
@@ -34,6 +36,7 @@ from .options import (
 from .options import edition as _edition
 from .options import emit as _emit
 from .options import load_rules as _rules
+from .options import result_cache as _cache
 from .options import rulebook as _rulebook
 from .options import scenario_rules as _scenario_rules
 from .report import simulate as report
@@ -248,11 +251,13 @@ def _report_file(flag: str, dest: str, help: str) -> Callable[[FC], FC]:
               help="Decide each of z3's proofs again with this second solver: proved only "
               "when both find it unsatisfiable; unknown when the second gives up; a fault "
               "when they disagree.")
+@CACHE
+@NO_CACHE
 def verify(rulebook_path: str | None, amendments: tuple[str, ...], fmt: str,
            output: str | None, json_file: str | None, junit_file: str | None,
            sarif_file: str | None, markdown_file: str | None, only: tuple[str, ...],
            timeout: float, bound: int, no_minimise: bool, jobs: int | None, explain_dir: str | None,
-           confirm: str | None) -> None:
+           confirm: str | None, cache_dir: str | None, no_cache: bool) -> None:
     """Prove every invariant of the catalog at every event, for any number of cards,
     players and nested games. One proof run writes any set of reports (--format on
     standard output or -o, plus --json, --junit-xml, --sarif, --markdown files). Exit 0 all
@@ -271,13 +276,14 @@ def verify(rulebook_path: str | None, amendments: tuple[str, ...], fmt: str,
                                      "give the rulebook and amendments as files, not standard "
                                      "input", param_hint="--explain-dir")
         _writable_folder(explain_dir)
+    cache = _cache(cache_dir, no_cache)
     rulebook, loaded = _rules(rulebook_path, amendments)
     _check_invariants(only)
     started = time.perf_counter()
     with _Progress("proving") as progress:
         results = run_verify(rulebook, list(only) or None, timeout=timeout, bound=bound,
                              jobs=jobs or os.cpu_count() or 1, minimise_cex=not no_minimise,
-                             progress=progress, confirm=confirm)
+                             progress=progress, confirm=confirm, cache=cache)
     code = worst(r.status for r in results).exit_code
     flag = ""
     effect = None
@@ -646,8 +652,11 @@ def _label(item: Any) -> str:
               "changed event.")
 @click.option("--timeout", type=SECONDS, default=5.0, show_default=True)
 @click.option("--jobs", type=click.IntRange(min=1), default=None)
+@CACHE
+@NO_CACHE
 def amend(amendment: str, rulebook_path: str | None, fmt: str, output: str | None,
-          only: tuple[str, ...], timeout: float, jobs: int | None) -> None:
+          only: tuple[str, ...], timeout: float, jobs: int | None, cache_dir: str | None,
+          no_cache: bool) -> None:
     """What an amendment changes: where the amended rules behave differently, event by event
     (a semantic diff, each difference with a reached situation and both outcomes side by
     side), and the invariants it breaks and repairs, each with a replayed scenario. Exit 1
@@ -661,6 +670,7 @@ def amend(amendment: str, rulebook_path: str | None, fmt: str, output: str | Non
     from .report.explain import explain
     from .report.semantic import diff_json, diff_text
 
+    cache = _cache(cache_dir, no_cache)
     base = _rulebook(rulebook_path)
     loaded = load_amendment(amendment)
     amended = loaded.apply(base)
@@ -673,7 +683,7 @@ def amend(amendment: str, rulebook_path: str | None, fmt: str, output: str | Non
     with _Progress("proving both rulebooks") as progress:
         found, redone = decide([(base, todo), (amended, [ob for ob in todo
                                                          if ob.event in changed])],
-                               timeout=timeout, jobs=workers, progress=progress)
+                               timeout=timeout, jobs=workers, progress=progress, cache=cache)
     with _Progress("comparing event by event") as progress:
         diff = semantic_diff(base, amended, timeout=timeout, jobs=workers, progress=progress)
     before = {r.obligation.name: r for r in found}

@@ -1,12 +1,13 @@
 """What the commands share: the rules a command runs under (a rulebook file, amendments
-in order, or those a scenario records), the edition it cites, where its report goes, and
-the options that say so. `shahrazad.cli` and `shahrazad.engine_kit` both use them."""
+in order, or those a scenario records), the edition it cites, where its report goes, the
+cache of proofs it may answer from, and the options that say so. `shahrazad.cli` and
+`shahrazad.engine_kit` both use them."""
 
 from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -14,6 +15,9 @@ from shahrazad.model.errors import InputError
 from shahrazad.model.inputs import STDIN_NAME
 from shahrazad.model.rulebook import Rulebook, load_rulebook
 from shahrazad.model.scenario import Scenario
+
+if TYPE_CHECKING:
+    from shahrazad.proofs.cache import ResultCache
 
 
 def load_rules(path: str | None, amendments: tuple[str, ...] = ()) -> tuple[Rulebook, list[Any]]:
@@ -98,3 +102,30 @@ AMENDMENTS = click.option("--amendment", "amendments", type=click.Path(dir_okay=
 
 OFFICIAL = click.option("--official", is_flag=True,
                         help="Run under the official rules, not those the scenario records.")
+
+
+CACHE_VARIABLE = "SHAHRAZAD_CACHE"
+CACHE = click.option("--cache", "cache_dir", type=click.Path(), metavar="DIR", envvar=CACHE_VARIABLE,
+                     default=None, show_envvar=True,
+                     help="Keep each proof in this folder (made if need be), and answer "
+                     "from it every proof whose rules, invariant, prover, z3 and options are "
+                     "unchanged: a warm run, which the reports count apart. Refutations, "
+                     "unknowns and faults are always decided afresh (docs/cache.md).")
+NO_CACHE = click.option("--no-cache", is_flag=True,
+                        help=f"A cold run: no cache, even if {CACHE_VARIABLE} names one.")
+
+
+def result_cache(folder: str | None, no_cache: bool) -> ResultCache | None:
+    """The cache of proofs that --cache (or SHAHRAZAD_CACHE) names, unless --no-cache; a
+    usage error (exit 2) for a folder that cannot be made or written."""
+    from shahrazad.proofs.cache import CacheError, ResultCache
+
+    if no_cache or not folder:
+        return None
+    try:
+        return ResultCache(folder)
+    except CacheError as err:
+        ctx = click.get_current_context(silent=True)
+        source = ctx.get_parameter_source("cache_dir") if ctx is not None else None
+        hint = CACHE_VARIABLE if source == click.core.ParameterSource.ENVIRONMENT else "--cache"
+        raise click.BadParameter(str(err), param_hint=hint) from None

@@ -1,7 +1,8 @@
 """GitHub Actions workflow commands for a verification (`--format github`): one annotation
 per obligation not proved, at the clause that should keep the promise (`report.locate`):
 `::error` for refuted and fault, `::warning` for unknown; then one `::notice` with the
-totals. Values are escaped as the runner requires."""
+totals (and how many came from the cache of proofs). Values are escaped as the runner
+requires."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from shahrazad.proofs.amendment import Amendment
 from shahrazad.proofs.verify import Result, Status
 
 from .locate import Location, citations, locations, rulebook_name, unseen_locations
+from .text import from_cache
 
 COMMANDS = {Status.REFUTED: "error", Status.FAULT: "error", Status.UNKNOWN: "warning"}
 
@@ -59,7 +61,7 @@ def verify_github(results: list[Result], rulebook: Rulebook, amendments: Sequenc
         lines.append(command("warning", unseen, at[0] if at else None, "amendment.unseen"))
     counts = [f"{n} {s.value}" for s in Status if (n := sum(r.status == s for r in results))]
     summary = (f"shahrazad verify ({rulebook_name(rulebook, amendments)}): {len(results)} "
-               f"obligations: {', '.join(counts) or 'none'}")
+               f"obligations: {', '.join(counts) or 'none'}{from_cache(results)}")
     if unseen is not None:
         summary += "; the amendments change nothing the model can see"
     lines.append(command("notice", summary))

@@ -10,7 +10,7 @@ from typing import Any
 from shahrazad.model.scenario import scenario_data
 from shahrazad.proofs.verify import Result, worst
 
-from .text import timing
+from .text import cached_count, timing
 
 VERIFY_SCHEMA = "shahrazad.verify/1"
 
@@ -19,14 +19,15 @@ def verify_json(results: list[Result], rulebook: str, amendments: list[str],
                 wall: float = 0.0) -> dict[str, Any]:
     """The JSON document of a verification (schema `shahrazad.verify/1`): the rulebook and
     amendments, a count per status, the exit code, the times (`wall`: the run's wall-clock
-    seconds), and each obligation's outcome."""
+    seconds) with how many results came from the cache of proofs, and each obligation's
+    outcome, marked `cached` when it came from there."""
     return {
         "schema": VERIFY_SCHEMA,
         "rulebook": rulebook,
         "amendments": amendments,
         "summary": dict(Counter(r.status.value for r in results)),
         "exit-code": worst(r.status for r in results).exit_code,
-        "time": timing(results, wall),
+        "time": {**timing(results, wall), "from-cache": cached_count(results)},
         "obligations": [_result_json(r) for r in results],
     }
 
@@ -44,6 +45,7 @@ def _result_json(r: Result) -> dict[str, Any]:
         "encoding-seconds": round(r.encoding, 4),
         "bounded": r.bound,
         "reason": r.reason,
+        "cached": r.cached,
     }
     if r.confirmation is not None:
         out["confirmation"] = {"solver": r.confirmation.solver,

@@ -13,14 +13,15 @@ from .text import summary
 def verify_markdown(results: list[Result], rulebook: str, amendments: list[str],
                     wall: float = 0.0) -> str:
     """The Markdown report: a heading with the rulebook and amendments, the summary, a table of
-    every obligation, then each one refuted (or a fault) with a counterexample: explained, as
-    TOML, and with its reaching trace."""
+    every obligation (its seconds, or "from the cache"), then each one refuted (or a fault)
+    with a counterexample: explained, as TOML, and with its reaching trace."""
     lines = [f"# shahrazad verify: {rulebook}" + (f" + {', '.join(amendments)}" if amendments else ""),
              "", summary(results, wall), "", "| status | invariant | event | clauses | seconds |",
              "| --- | --- | --- | --- | --- |"]
     for r in results:
         lines.append(f"| {r.status.value} | `{r.obligation.invariant.id}` | {r.obligation.event} | "
-                     f"{', '.join(r.obligation.invariant.clauses)} | {r.seconds:.2f} |")
+                     f"{', '.join(r.obligation.invariant.clauses)} | "
+                     f"{'from the cache' if r.cached else f'{r.seconds:.2f}'} |")
     for r in results:
         if r.status in (Status.REFUTED, Status.FAULT) and r.counterexample is not None:
             lines += ["", f"## {r.status.value}: {r.obligation.name}", "", "```"]

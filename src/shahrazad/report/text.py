@@ -13,12 +13,13 @@ from .explain import explain
 
 
 def summary(results: list[Result], wall: float = 0.0) -> str:
-    """One line: how many obligations, how many of each outcome, and the time (see
-    `timing`)."""
+    """One line: how many obligations, how many of each outcome, how many came from the
+    cache of proofs (a warm run), and the time (see `timing`)."""
     counts = Counter(r.status.value for r in results)
     parts = [f"{counts.get(s.value, 0)} {s.value}" for s in Status if counts.get(s.value)]
     time = timing(results, wall)
     return (f"{len(results)} obligations: " + ", ".join(parts) + confirmed(results) +
+            from_cache(results) +
             f" ({time['wall-seconds']:.1f} s wall; {time['solving-seconds']:.1f} s solving, "
             f"{time['encoding-seconds']:.1f} s encoding"
             + (f", {time['confirming-seconds']:.1f} s confirming" if "confirming-seconds" in time
@@ -33,10 +34,22 @@ def confirmed(results: list[Result]) -> str:
     return f"; {sum(c.confirmed for c in asked)} confirmed by {asked[0].solver}"
 
 
+def from_cache(results: list[Result]) -> str:
+    """"; N from the cache" when some results were answered from the cache of proofs
+    (`--cache`: a warm run, whose times count only what was decided), else ""."""
+    cached = cached_count(results)
+    return f"; {cached} from the cache" if cached else ""
+
+
+def cached_count(results: list[Result]) -> int:
+    """How many results were answered from the cache of proofs, not decided."""
+    return sum(r.cached for r in results)
+
+
 def timing(results: list[Result], wall: float) -> dict[str, float]:
     """The run's wall-clock seconds (process start aside), and the seconds its workers spent
     inside z3's search and building z3 terms, summed over the workers (so either can exceed
-    the wall time when workers run at once)."""
+    the wall time when workers run at once). Results from the cache of proofs count 0."""
     time = {"wall-seconds": round(wall, 3),
             "solving-seconds": round(sum(r.solving for r in results), 3),
             "encoding-seconds": round(sum(r.encoding for r in results), 3)}
@@ -57,8 +70,8 @@ def verify_text(results: list[Result], rulebook: str, amendments: list[str],
         bound = f", up to {r.bound} of each" if r.bound and r.status == Status.PROVED else ""
         also = (f"; confirmed by {r.confirmation.solver}"
                 if r.confirmation is not None and r.confirmation.confirmed else "")
-        body.append(f"{r.status.value.upper():8} {r.obligation.name}{bound}  "
-                    f"({r.seconds:.2f} s{also})")
+        took = "from the cache" if r.cached else f"{r.seconds:.2f} s"
+        body.append(f"{r.status.value.upper():8} {r.obligation.name}{bound}  ({took}{also})")
         if r.status in (Status.UNKNOWN, Status.FAULT):
             body.append(f"  {r.reason}")
         if r.status in (Status.REFUTED, Status.FAULT):
