@@ -291,6 +291,25 @@ def _structure(s: State) -> list[tuple[str, str, tuple[str, ...], Term]]:
          ("subgame.outside",),
          forall((g, o), implies(s.live(g) & eq(s.came_from(g, o), came("main-game")),
                                 s.has_parent(g)))),
+        ("structure.characteristics", "Only cards have card types: a nontraditional card is "
+         "a permanent card only if it is an Attraction or a Contraption (an artifact), an Aura "
+         "is a traditional permanent card, and only a permanent card is on the battlefield.",
+         ("restart.finish-effect",),
+         forall(o, implies(s.exists(o) & ~s.is_card(o), ~s.permanent_card(o) & ~s.aura(o)))
+         & forall(o, implies(s.is_card(o) & ne(s.ctype(o), ctype("traditional")),
+                             iff(s.permanent_card(o), in_(s.ctype(o), (
+                                 ctype("attraction"), ctype("contraption"))))))
+         & forall(o, implies(s.is_card(o) & s.aura(o),
+                             s.permanent_card(o) & eq(s.ctype(o), ctype("traditional"))))
+         & forall(o, implies(s.is_card(o) & s.inside(o) & eq(s.zone(o), zone("battlefield")),
+                             s.permanent_card(o)))),
+        ("structure.exiled-with", "A card is recorded as exiled with an object only while it "
+         "is in exile and that object is still the one that exiled it, in the same game: an "
+         "object that moves is a new object.", (),
+         forall(o, implies(s.exists(o) & ne(s.exiled_with(o), noobj()),
+                           s.is_card(o) & s.inside(o) & eq(s.zone(o), zone("exile"))
+                           & s.inside(s.exiled_with(o))
+                           & eq(s.game(s.exiled_with(o)), s.game(o))))),
         ("structure.card-controllers", "A card that is neither a permanent nor a spell (on "
          "neither the battlefield nor the stack) is its owner's to control.",
          ("restart.cards-involved", "subgame.end.return-cards"),
@@ -361,6 +380,8 @@ STRUCTURE_RULES: dict[str, tuple[str, ...]] = {
     "structure.emblems": ("114.2",),
     "structure.commanders": ("903.3", "702.124g"),
     "structure.games-begun": ("103.8", "728.2", "726.1"),
+    "structure.characteristics": ("205.2a", "110.4b", "303.4", "304.4", "307.4", "717.1"),
+    "structure.exiled-with": ("607.2a", "400.7"),
     "structure.came-in-from-a-main-game": ("728.4", "728.4a"),
 }
 

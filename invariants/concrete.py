@@ -58,6 +58,9 @@ _OF_RECORD: dict[str, Callable[[GameObject], Any]] = {
     "face_up": attrgetter("face_up"),
     "phased_out": attrgetter("phased_out"),
     "origin": lambda item: item.game_of_origin or NOGAME,
+    "permanent_card": attrgetter("permanent_card"),
+    "aura": attrgetter("aura"),
+    "exiled_with": lambda item: item.exiled_with or NOOBJ,
     "has_counters": lambda item: bool(item.counters),
     "watcher": lambda item: "leaves-zone" in item.triggers,
 }
@@ -95,7 +98,7 @@ def _affects(state: Situation, attribute: str, effect: str, target: str) -> bool
 def _absent(attribute: str) -> Any:
     return {"zone": "outside", "game": NOGAME, "zone_player": NOBODY, "zone_deck": "none",
             "owner": NOBODY, "controller": NOBODY, "kind": "card", "ctype": "none",
-            "own_deck": "none", "origin": NOGAME}.get(attribute, False)
+            "own_deck": "none", "origin": NOGAME, "exiled_with": NOOBJ}.get(attribute, False)
 
 
 def _game_value(state: Situation, attribute: str, g: str, extra: str | None) -> Any:

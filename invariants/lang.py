@@ -56,6 +56,9 @@ ATTRIBUTES: Final[dict[str, tuple[tuple[str, ...], str]]] = {
     "face_up": (("obj",), "bool"),
     "phased_out": (("obj",), "bool"),
     "origin": (("obj",), "game"),          # the game that made a non-card object
+    "permanent_card": (("obj",), "bool"),  # a card with a permanent type (110.4b)
+    "aura": (("obj",), "bool"),            # an Aura card (303.4)
+    "exiled_with": (("obj",), "obj"),      # what exiled the card, while it is in exile
     "has_counters": (("obj",), "bool"),
     "present": (("game",), "bool"),        # the game's record and zones exist (until destroyed)
     "live": (("game",), "bool"),           # the game exists and has not ended

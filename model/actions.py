@@ -43,7 +43,10 @@ def a_move(interp: Interpreter, state: Situation, ctx: Context, active: Game) ->
     gone, a card is under its owner's control again, and it is face up except in a supplementary
     deck. A card put into a library, hand or graveyard goes to its owner's (400.3). A token or
     copy moved where it cannot exist ceases to exist (704.5d, 704.5e); an emblem, ability or
-    effect moved out of the one zone it can be in is refused.
+    effect moved out of the one zone it can be in is refused, and so is a card that is not a
+    permanent card moved onto the battlefield (110.4b). `exiled-with` names the object of the
+    active game that exiles the card (Karn Liberated, say): the card is recorded as exiled
+    with it (607.2a) while it stays in exile.
     """
     obj = interp._object_in(state, ctx.event.get("object"), active, "object")
     dest = interp._zone_in(state, ctx.event.get("to"), active, obj)
@@ -58,8 +61,17 @@ def a_move(interp: Interpreter, state: Situation, ctx: Context, active: Game) ->
                          [Change(obj.id, "ceased", str(before))])
             return
         raise IllegalEvent(f"move: an {obj.kind} does not change zones")
+    if obj.is_card and dest.kind == "battlefield" and not obj.permanent_card:
+        raise IllegalEvent(f"move: {obj.id} is not a permanent card and cannot be put onto "
+                           "the battlefield", rule="110.4b")
+    exiler = ctx.event.get("exiled-with")
+    if exiler is not None:
+        if not obj.is_card or dest.kind != "exile" or exiler == obj.id:
+            raise IllegalEvent("move: exiled-with names what exiles a card into exile")
+        interp._object_in(state, exiler, active, "exiled-with")
     interp._reset_on_move(obj)
     obj.face_up = dest.kind != "deck"  # a new object (400.7); a deck is face down (701.31b)
+    obj.exiled_with = exiler
     before = state.move(obj.id, dest, position)
     interp._note(ctx, None, GENERAL_RULES["move"], f"{obj.id} moves",
                  [Change(obj.id, "moved", str(before), str(dest))])

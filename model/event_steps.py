@@ -92,21 +92,17 @@ def e_restart(interp: Interpreter, state: Situation, ctx: Context, active: Game)
     """`restart`: `controller`'s spell or ability restarts the active game (726.1); the clauses on
     the event end it and begin the new game.
 
-    `exempt` names the traditional cards in exile that the effect leaves out of the new game
-    (726.5), as Karn Liberated does; `then = "battlefield"` is Karn Liberated's further
-    instruction, followed as the effect finishes resolving (726.4). A restarted subgame's main
-    game is bound as `main` (726.6).
+    `source` names the object whose ability restarts the game, Karn Liberated: the cards the
+    effect leaves out of the new game (726.5) are computed from the situation (`exempt_cards`),
+    never given. `then = "battlefield"` is Karn Liberated's further instruction, followed as
+    the effect finishes resolving (726.4). A restarted subgame's main game is bound as `main`
+    (726.6).
     """
     controller = interp._player_in(ctx.event.get("controller"), active, "controller")
-    exempt = ctx.event.get("exempt") or []
-    for card in exempt:
-        obj = interp._object_in(state, card, active, "exempt")
-        if not obj.is_card:
-            raise IllegalEvent(f"restart: exempt object {card!r} is not a card", rule="726.5")
-        if not obj.traditional or state.where[card].kind != "exile":
-            raise IllegalEvent(f"restart: exempt card {card!r} is not a traditional card in "
-                               f"exile; the one exemption there is, Karn Liberated's, leaves "
-                               "in exile the permanent cards it exiled", rule="726.5")
+    source = ctx.event.get("source")
+    if source is not None:
+        interp._object_in(state, source, active, "source")
+    exempt = exempt_cards(state, active, source)
     if ctx.event.get("via") is not None:
         interp._object_in(state, ctx.event.get("via"), active, "via")
     then = ctx.event.get("then")
@@ -117,6 +113,19 @@ def e_restart(interp: Interpreter, state: Situation, ctx: Context, active: Game)
     ctx.exempt = frozenset(exempt)
     ctx.roles.update(restarted=active.id, new=None, main=active.parent)
     interp._run_clauses(state, ctx)
+
+
+def exempt_cards(state: Situation, game: Game, source: str | None) -> list[str]:
+    """The cards a restart by `source`'s ability leaves in exile (726.5): Karn Liberated's
+    "all non-Aura permanent cards exiled with Karn Liberated", the traditional cards in the
+    game's exile recorded as exiled with `source` that are permanent cards and not Auras
+    (110.4b, 303.4, 607.2a). None without a source. (An Attraction or Contraption is an
+    artifact card too; that Karn exiles one is a corner the model leaves out.)"""
+    if source is None:
+        return []
+    return [c for c in state.zones.get(ZoneRef(game.id, "exile"), ())
+            if state.objects[c].traditional and state.objects[c].exiled_with == source
+            and state.objects[c].permanent_card and not state.objects[c].aura]
 
 
 def e_bring_in(interp: Interpreter, state: Situation, ctx: Context, active: Game) -> None:
@@ -160,6 +169,9 @@ def e_bring_in(interp: Interpreter, state: Situation, ctx: Context, active: Game
         raise IllegalEvent(f"bring-in: {card_id} is a {card.card_type} card; the one "
                            "nontraditional card an effect brings in from outside the game "
                            "is a dungeon, into the command zone (701.49a, 309.4)")
+    if kind == "battlefield" and not card.permanent_card:
+        raise IllegalEvent(f"bring-in: {card_id} is not a permanent card and cannot be put "
+                           "onto the battlefield", rule="110.4b")
     player = interp._player_in(ctx.event.get("by", card.owner), active, "by")
     ctx.controller = player  # the player who brings it in controls the event's effect
     if kind in PLAYER_ZONES:

@@ -16,10 +16,11 @@ from typing import Any, Final
 EVENT_ARGS: Final[dict[str, tuple[tuple[str, str, bool], ...]]] = {
     "start-subgame": (("by", "str", False), ("via", "str", False), ("card", "str", False)),
     "end-subgame": (("winner", "list[str]", False), ("draw", "bool", False)),
-    "restart": (("controller", "str", True), ("exempt", "list[str]", False),
+    "restart": (("controller", "str", True), ("source", "str", False),
                 ("then", "str", False), ("via", "str", False)),
     "bring-in": (("card", "str", True), ("to", "str", False), ("by", "str", False)),
-    "move": (("object", "str", True), ("to", "str", True), ("position", "str", False)),
+    "move": (("object", "str", True), ("to", "str", True), ("position", "str", False),
+             ("exiled-with", "str", False)),
     "create": (("kind", "str", True), ("id", "str", False), ("name", "str", False),
                ("controller", "str", True), ("to", "str", False),
                ("copy-of", "str", False), ("triggers", "list[str]", False)),
@@ -80,6 +81,10 @@ def check_event(data: Any) -> tuple[Event | None, str | None]:
         if key == "do":
             continue
         if key not in spec:
+            if kind == "restart" and key == "exempt":  # the argument of earlier versions
+                return None, ("restart: exempt is no argument: the cards left in exile are "
+                              "computed (726.5); name the restarting object with source = ID "
+                              "and record each card it exiled with exiled-with = ID")
             return None, f"{kind}: unknown argument {key!r} (allowed: {', '.join(spec) or 'none'})"
         typ = spec[key][0]
         if not _is(value, typ):

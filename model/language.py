@@ -105,6 +105,8 @@ class Selector:
     commander: bool | None = None
     exempt: bool | None = None
     began_in_deck: bool | None = None
+    permanent_card: bool | None = None
+    aura: bool | None = None
     came_from: tuple[str, ...] = ()
     phased: str = "any"
     face: str = "any"
@@ -115,7 +117,7 @@ class Selector:
             value = getattr(self, key)
             if value:
                 out[key.replace("_", "-")] = list(value)
-        for key in ("commander", "exempt", "began_in_deck"):
+        for key in ("commander", "exempt", "began_in_deck", "permanent_card", "aura"):
             value = getattr(self, key)
             if value is not None:
                 out[key.replace("_", "-")] = value
@@ -191,7 +193,7 @@ class Step:
                 where += " not " + "/".join(s.zone_not)
             extra = [
                 f"{k.replace('_', '-')}={'yes' if getattr(s, k) else 'no'}"
-                for k in ("commander", "exempt", "began_in_deck")
+                for k in ("commander", "exempt", "began_in_deck", "permanent_card", "aura")
                 if getattr(s, k) is not None
             ]
             if s.came_from:
@@ -295,13 +297,13 @@ def _role(key: str, value: Any, roles: tuple[str, ...]) -> str:
 def parse_selector(key: str, table: Any, roles: tuple[str, ...]) -> Selector:
     t = _keys(key, table, (
         "game", "object", "card-type", "zone", "zone-not", "commander", "exempt",
-        "began-in-deck", "came-from", "phased", "face",
+        "began-in-deck", "permanent-card", "aura", "came-from", "phased", "face",
     ))
     if "game" not in t:
         raise LanguageError(f"{key}.game", "missing: which game's objects to select")
     card_types = (*CARD_TYPES, "nontraditional")
     flags: dict[str, bool | None] = {}
-    for flag in ("commander", "exempt", "began-in-deck"):
+    for flag in ("commander", "exempt", "began-in-deck", "permanent-card", "aura"):
         flags[flag] = _enum(f"{key}.{flag}", t[flag], _BOOL) if flag in t else None
     return Selector(
         game=_role(f"{key}.game", t["game"], roles),
@@ -312,6 +314,8 @@ def parse_selector(key: str, table: Any, roles: tuple[str, ...]) -> Selector:
         commander=flags["commander"],
         exempt=flags["exempt"],
         began_in_deck=flags["began-in-deck"],
+        permanent_card=flags["permanent-card"],
+        aura=flags["aura"],
         came_from=_names(f"{key}.came-from", t.get("came-from", []), CAME_FROM),
         phased=_enum(f"{key}.phased", t.get("phased", "any"), ("in", "out", "any")),
         face=_enum(f"{key}.face", t.get("face", "any"), ("up", "down", "any")),

@@ -113,6 +113,9 @@ def move_object(interp: Interpreter, state: Situation, ctx: Context, sel: Select
     target = ZoneRef(game_id, dest.zone, player, deck)
     if target.kind != "deck" and target not in state.zones:
         return Change(obj.id, "stays", str(here), f"{target} does not exist")
+    if target.kind == "battlefield" and obj.is_card and not obj.permanent_card:
+        return Change(obj.id, "stays", str(here), "not a permanent card: it cannot be put "
+                      "onto the battlefield (110.4b)")
     interp._reset_on_move(obj)
     if dest.face != "keep":
         obj.face_up = dest.face == "up"
@@ -156,6 +159,10 @@ def matches(state: Situation, ctx: Context, sel: Selector, obj: GameObject) -> b
         marked = game is not None and obj.id in game.began_in_deck
         if marked != sel.began_in_deck:
             return False
+    if sel.permanent_card is not None and obj.permanent_card != sel.permanent_card:
+        return False
+    if sel.aura is not None and obj.aura != sel.aura:
+        return False
     if sel.came_from:
         game = state.games.get(ctx.roles.get(sel.game) or "")
         came = game.came_from.get(obj.id) if game is not None else None

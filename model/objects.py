@@ -29,6 +29,22 @@ NONTRADITIONAL_KINDS: Final = (
 )
 CARD_TYPES: Final = (TRADITIONAL, *NONTRADITIONAL_KINDS)
 
+# Card types (CR 205.2a) and the permanent types among them (110.4b: a permanent card is an
+# artifact, battle, creature, enchantment, land or planeswalker card). A card's types are
+# its characteristics (109.3); the rules and rulings the model follows read two of them:
+# whether it is a permanent card, and whether it is an Aura (303.4; Karn Liberated leaves
+# in exile the non-Aura permanent cards it exiled).
+CARD_TYPE_NAMES: Final = ("artifact", "battle", "creature", "enchantment", "instant", "kindred",
+                          "land", "planeswalker", "sorcery")
+PERMANENT_TYPES: Final = ("artifact", "battle", "creature", "enchantment", "land",
+                          "planeswalker")
+# A card whose types a scenario does not give: a traditional card is read as a creature
+# card, an Attraction or Contraption as an artifact card (717.1, 905.1); the other
+# nontraditional cards have no card type of 205.2a.
+DEFAULT_TYPES: Final = {TRADITIONAL: ("creature",), "attraction": ("artifact",),
+                        "contraption": ("artifact",)}
+AURA: Final = "aura"
+
 # Supplementary decks (CR 100.2d-f; 901 planar, 904 scheme, 717 attraction, 905 contraption).
 SUPPLEMENTARY_DECKS: Final = ("planar", "scheme", "attraction", "contraption")
 DECK_OF: Final = {
@@ -171,6 +187,23 @@ class GameObject:
     triggers: list[str] = field(default_factory=list)
     affected_by: list[str] = field(default_factory=list)
     since_first_turn: bool = False
+    types: tuple[str, ...] = ()  # card types (205.2a); a card without any has the default
+    subtypes: tuple[str, ...] = ()  # lower case; "aura" is the one the model reads
+    exiled_with: str | None = None  # the object that exiled it, while it stays in exile
+
+    def __post_init__(self) -> None:
+        if self.is_card and not self.types:
+            self.types = DEFAULT_TYPES.get(self.card_type, ())
+
+    @property
+    def permanent_card(self) -> bool:
+        """Whether it is a permanent card (110.4b): a card with a permanent type."""
+        return self.is_card and any(t in PERMANENT_TYPES for t in self.types)
+
+    @property
+    def aura(self) -> bool:
+        """Whether it is an Aura card (303.4)."""
+        return self.is_card and AURA in self.subtypes
 
     @property
     def is_card(self) -> bool:

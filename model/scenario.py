@@ -22,8 +22,10 @@ from .events import Event, check_event
 from .inputs import STDIN, file_name, parse_json, parse_toml, read_text
 from .language import CAME_FROM
 from .objects import (
+    CARD_TYPE_NAMES,
     CARD_TYPES,
     DECK_OF,
+    DEFAULT_TYPES,
     NONCARD_ZONES,
     OBJECT_KINDS,
     SUPPLEMENTARY_DECKS,
@@ -173,7 +175,8 @@ SHAPES: dict[str, dict[str, str]] = {
     "card": {"id": TEXT, "name": TEXT, "owner": TEXT, "type": TEXT, "at": TEXT, "face": TEXT,
              "phased": TEXT, "commander": BOOL, "deck": TEXT, "controller": TEXT,
              "counters": INT_MAP, "triggers": NAMES, "affected-by": NAMES,
-             "since-first-turn": BOOL},
+             "since-first-turn": BOOL, "types": NAMES, "subtypes": NAMES,
+             "exiled-with": TEXT},
     "object": {"id": TEXT, "kind": TEXT, "name": TEXT, "owner": TEXT, "controller": TEXT,
                "at": TEXT, "made-in": TEXT, "counters": INT_MAP, "triggers": NAMES,
                "affected-by": NAMES, "face": TEXT, "phased": TEXT},
@@ -285,6 +288,17 @@ class _Reader:
         serial = d.get("id-serial", 0)
         state.serial = serial if isinstance(serial, int) and not isinstance(serial, bool) else 0
         self.check_references(state)
+        for i, raw in enumerate(d.get("card", [])):
+            card = state.objects.get(raw.get("id")) if isinstance(raw, dict) else None
+            source = card.exiled_with if card is not None else None
+            if card is not None and source is not None and (
+                    source not in state.objects
+                    or state.where[source].game != state.where[card.id].game):
+                raise self.err(self.where.key("card", i, "exiled-with", card.id),
+                               f"card {card.id}: exiled-with must name an object of its game "
+                               f"({state.where[card.id].game}); {source!r} is not one (an "
+                               "object that left is no longer the one that exiled it, CR "
+                               "400.7)")
         for i, game in enumerate(state.games.values()):
             for trigger in game.pending_triggers:
                 if trigger.id in state.objects or trigger.id in state.games:
@@ -466,11 +480,50 @@ class _Reader:
                               if "triggers" in t else [],
                               affected_by=list(t.get("affected-by", [])),
                               since_first_turn=bool(t.get("since-first-turn", False)))
+            self.characteristics(t, card, zone, i)
             if card.controller not in state.players:
                 raise self.err(self.where.key("card", i, "controller", cid),
                                f"card {cid}: controller must be a player")
             state.objects[cid] = card
             state.place(cid, zone, "bottom")
+
+    def characteristics(self, t: dict[str, Any], card: GameObject, zone: ZoneRef,
+                        i: int) -> None:
+        """A card's types and subtypes (205.2a; a traditional card without them is a creature
+        card: `DEFAULT_TYPES`) and the object that exiled it (`exiled-with`): only a
+        permanent card is on the battlefield (110.4b, 304.4, 307.4), an Aura is an
+        enchantment (303.4), a link to what exiled a card holds while it is in exile."""
+        cid = card.id
+        if "types" in t:
+            types = self.typed(t, "types", list, "card", i, "a list of card types")
+            bad = [x for x in types if x not in CARD_TYPE_NAMES]
+            if bad or not types:
+                raise self.err(self.where.key("card", i, "types", cid),
+                               f"card {cid}: types must be card types, one or more of "
+                               f"{', '.join(CARD_TYPE_NAMES)}")
+            if card.card_type != TRADITIONAL \
+                    and tuple(types) != DEFAULT_TYPES.get(card.card_type, ()):
+                raise self.err(self.where.key("card", i, "types", cid),
+                               f"card {cid}: a {card.card_type} card has the types "
+                               f"{list(DEFAULT_TYPES.get(card.card_type, ()))}")
+            card.types = tuple(types)
+        if "subtypes" in t:
+            subtypes = self.typed(t, "subtypes", list, "card", i, "a list of subtypes")
+            card.subtypes = tuple(str(x).lower() for x in subtypes)
+            if card.aura and "enchantment" not in card.types:
+                raise self.err(self.where.key("card", i, "subtypes", cid),
+                               f"card {cid}: an Aura is an enchantment (CR 303.4): give "
+                               "types = [\"enchantment\"]")
+        if zone.kind == "battlefield" and not card.permanent_card:
+            raise self.err(self.where.key("card", i, "at", cid),
+                           f"card {cid}: only a permanent card is on the battlefield "
+                           "(CR 110.4b, 304.4, 307.4)")
+        if "exiled-with" in t:
+            if zone.kind != "exile":
+                raise self.err(self.where.key("card", i, "exiled-with", cid),
+                               f"card {cid}: exiled-with names what exiled a card in exile; "
+                               f"{cid} is in {zone.path()}")
+            card.exiled_with = str(t["exiled-with"])
 
     def read_objects(self, state: Situation, ids: set[str]) -> None:
         for i, raw in enumerate(self.data.get("object", [])):
@@ -675,6 +728,12 @@ def _object_data(obj: GameObject, zone: ZoneRef) -> dict[str, Any]:
             d["controller"] = obj.controller
         if obj.since_first_turn:
             d["since-first-turn"] = True
+        if obj.types != DEFAULT_TYPES.get(obj.card_type, ()):
+            d["types"] = list(obj.types)
+        if obj.subtypes:
+            d["subtypes"] = list(obj.subtypes)
+        if obj.exiled_with is not None:
+            d["exiled-with"] = obj.exiled_with
     else:
         d["kind"] = obj.kind
         if obj.name:

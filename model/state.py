@@ -203,8 +203,9 @@ class Situation:
     def names_in_use(self) -> set[str]:
         """Every name the situation uses for something: objects, games (live, ended, or named
         by a zone or a counter record), and every name a game or an object remembers (waiting
-        triggers, resolved spells, began-in-deck and came-from marks, creators, subgame results, the
-        effects acting on an object or a player), whether or not it is an object now.
+        triggers, resolved spells, began-in-deck and came-from marks, creators, subgame
+        results, the effects acting on an object or a player, what exiled a card), whether or
+        not it is an object now.
 
         This is the one notion of "a new object" (CR 109.1, 400.7: an object that comes into
         being is a new object, with no history): a name outside this set, and only such a
@@ -221,6 +222,8 @@ class Situation:
                 used.add(game.created_by)
         for obj in self.objects.values():
             used |= set(obj.affected_by)
+            if obj.exiled_with is not None:
+                used.add(obj.exiled_with)
         for effects in self.player_effects.values():
             used |= set(effects)
         return used

@@ -249,6 +249,20 @@ def scenario_tables(draw: st.DrawFn, max_players: int = 4, max_cards: int = 12,
         card["at"] = at
         zone_game = at.split("/")[0]
         zone_kind = at.split("/")[1]
+        # Its types (205.2a): a creature card by default; sometimes an Aura, or, off the
+        # battlefield, an instant or sorcery card, which is no permanent card (110.4b).
+        if ctype == "traditional" and not card.get("commander"):
+            shape = draw(st.integers(0, 5))
+            if shape == 0:
+                card["types"], card["subtypes"] = ["enchantment"], ["aura"]
+            elif shape == 1 and zone_kind != "battlefield":
+                card["types"] = [draw(st.sampled_from(("instant", "sorcery")))]
+        # Exiled with an object of its game (Karn Liberated, 607.2a): sometimes, with a card
+        # already on that game's battlefield.
+        if zone_kind == "exile" and draw(st.integers(0, 2)) == 0:
+            sources = [c["id"] for c in cards if c["at"] == f"{zone_game}/battlefield"]
+            if sources:
+                card["exiled-with"] = draw(st.sampled_from(sources))
         game_table = next((g for g in games if g["id"] == zone_game), None)
         # Face down: always in a supplementary deck (701.31b); sometimes on the battlefield,
         # the stack (a face-down spell), in exile (foretold, hidden away) or, for a hidden
@@ -489,11 +503,11 @@ def events(draw: st.DrawFn, situation: Situation) -> Event:
             d["draw"] = True
     elif kind == "restart":
         d["controller"] = draw(st.sampled_from(players))
-        # Only Karn Liberated's exemption exists: traditional cards in exile (726.5).
-        exiled = [c for c in cards if s.where[c].kind == "exile" and s.objects[c].traditional]
-        if exiled and _coin(draw):
-            d["exempt"] = draw(st.lists(st.sampled_from(exiled), unique=True, min_size=1,
-                                        max_size=3))
+        # Karn Liberated's ability: the cards exiled with its source stay in exile (726.5).
+        sources = sorted({o for c in cards if (o := s.objects[c].exiled_with) is not None
+                          and o in s.objects and s.where[o].game == s.active_game().id})
+        if sources and _coin(draw):
+            d["source"] = draw(st.sampled_from(sources))
             if draw(st.booleans()):
                 d["then"] = "battlefield"
     elif kind == "bring-in":
@@ -516,6 +530,9 @@ def events(draw: st.DrawFn, situation: Situation) -> Event:
         d["to"] = draw(st.sampled_from(options))
         if draw(st.integers(0, 2)) == 0:
             d["position"] = "bottom"
+        others = [o for o in here if o != card_id]
+        if d["to"].endswith("/exile") and others and _coin(draw):  # Karn's +4 or -3
+            d["exiled-with"] = draw(st.sampled_from(others))
     elif kind == "create":
         what = draw(st.sampled_from(("token", "token", "emblem", "effect", "ability", "copy")))
         d.update(kind=what, controller=draw(st.sampled_from(players)))

@@ -49,9 +49,15 @@ def a_move(enc: Encoder, pre: SymState, active: Any) -> SymState:
                     z3.Or(pre.get("kind", x) == u.enum("kind", "token"),
                           pre.get("kind", x) == u.enum("kind", "copy")))
     outside = to == enc.z("outside")
+    exiler = u.const("exiled-with", "obj")
     enc.constraints += [
         _object_in_active(enc, pre, x, active),
         z3.Implies(outside, is_card),
+        # Only a permanent card goes onto the battlefield (110.4b, 304.4, 307.4).
+        z3.Implies(z3.And(is_card, to == enc.z("battlefield")), pre.get("permanent_card", x)),
+        # What exiles a card is another object of the active game, and only into exile.
+        z3.Implies(exiler != u.noobj, z3.And(is_card, to == enc.z("exile"), exiler != x,
+                                              _object_in_active(enc, pre, exiler, active))),
         z3.Implies(is_card, to != enc.z("effects")),
         z3.Implies(z3.Or(player_zone, to == enc.z("deck")),
                    z3.And(to_player != u.nobody, pre.get("plays", active, player))),
@@ -63,11 +69,13 @@ def a_move(enc: Encoder, pre: SymState, active: Any) -> SymState:
             for ctype, zones in NONTRADITIONAL_ZONES.items()))),
         z3.Or(is_card, allowed_noncard, ceases),
     ]
-    enc.params.update(object=x, to=to, to_player=to_player, to_deck=to_deck)
+    enc.params.update(object=x, to=to, to_player=to_player, to_deck=to_deck,
+                      exiled_with=exiler)
     o = u.const("o", "obj")
     moved = z3.And(o == x, z3.Not(ceases))
     gone = z3.And(o == x, ceases)
     enc.forget(pre, o, o == x, gone)
+    enc.exiled_by = z3.Lambda([o], z3.If(o == x, exiler, u.noobj))
     controller = z3.If(is_card, pre.get("owner", x), pre.get("controller", x))
     return enc.next_state(
         pre, "move (400.7)",
@@ -118,7 +126,8 @@ def a_create(enc: Encoder, pre: SymState, active: Any) -> SymState:
         ctype=put("ctype", u.enum("ctype", "none")), own_deck=put("own_deck", u.enum("deck", "none")),
         commander=put("commander", enc.false()), face_up=put("face_up", enc.true()),
         phased_out=put("phased_out", enc.false()), has_counters=put("has_counters", enc.false()),
-        watcher=put("watcher", watcher))
+        permanent_card=put("permanent_card", enc.false()), aura=put("aura", enc.false()),
+        exiled_with=put("exiled_with", u.noobj), watcher=put("watcher", watcher))
 
 
 def a_counter(enc: Encoder, pre: SymState, active: Any) -> SymState:

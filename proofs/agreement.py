@@ -56,7 +56,7 @@ def _names(pre: Situation, post: Situation) -> dict[str, list[str]]:
     objs: set[str] = set()
     games: set[str] = set()
     for s in (pre, post):
-        objs |= set(s.objects)
+        objs |= set(s.objects) | {o.exiled_with for o in s.objects.values() if o.exiled_with}
         games |= set(s.games) | {e.id for e in s.ended}
         for g in s.games.values():
             objs |= {t.id for t in g.pending_triggers} | set(g.resolved)
@@ -114,7 +114,6 @@ def pin_refused(rulebook: Rulebook, situation: Situation, event: Event,
     if any(name not in names[sort] for sort, name in named):
         return None
     binding = Binding(controller=event.get("controller"), creator=event.get("via"),
-                      exempt=frozenset(event.get("exempt") or []),
                       card=event.get("card") if event.kind == "bring-in" else None,
                       then_battlefield=event.get("then") == "battlefield")
     return _pinned(rulebook, situation, event, None, binding, timeout)
@@ -124,15 +123,15 @@ def _named(event: Event) -> list[tuple[str, str]]:
     """The (sort, name) of each player, object or game the event's arguments name."""
     out: list[tuple[str, str]] = []
     for key, sort in (("by", "player"), ("controller", "player"), ("player", "player"),
-                      ("via", "obj"), ("card", "obj"), ("object", "obj"), ("effect", "obj")):
+                      ("via", "obj"), ("card", "obj"), ("object", "obj"), ("effect", "obj"),
+                      ("exiled-with", "obj"), ("source", "obj")):
         value = event.get(key)
         if key == "card" and event.kind != "bring-in":
             continue
         if value is not None:
             out.append((sort, str(value)))
-    for key in ("exempt", "winner"):
-        for value in event.get(key) or []:
-            out.append(("obj" if key == "exempt" else "player", str(value)))
+    for value in event.get("winner") or []:
+        out.append(("player", str(value)))
     if event.kind == "move" and event.get("to"):
         try:
             target = parse_zone(str(event.get("to")))
@@ -264,8 +263,12 @@ def _pin_params(solver: z3.Solver, params: dict[str, Any], event: Event, binding
                 name in (event.get("winner") or []), u.ctx))
     elif event.kind == "restart":
         solver.add(params["controller"] == el("player", binding.controller))
-        for name, e in element["obj"].items():
-            solver.add(z3.Select(params["exempt"], e) == z3.BoolVal(name in binding.exempt, u.ctx))
+        source = event.get("source")
+        solver.add(params["source"] == (el("obj", source) if source is not None else u.noobj))
+        if post is not None:  # the exempt cards the interpreter computed, the encoder's too
+            for name, e in element["obj"].items():
+                solver.add(z3.Select(params["exempt"], e)
+                           == z3.BoolVal(name in binding.exempt, u.ctx))
         solver.add(params["then"] == z3.BoolVal(binding.then_battlefield, u.ctx))
         restarted = binding.roles.get("restarted")
         if "in_range" in params and binding.controller is not None and restarted is not None:
@@ -292,6 +295,9 @@ def _pin_params(solver: z3.Solver, params: dict[str, Any], event: Event, binding
             solver.add(params["to_player"] == el("player", target.player))
         if target.deck is not None:
             solver.add(params["to_deck"] == u.enum("deck", target.deck))
+        exiler = event.get("exiled-with")
+        solver.add(params["exiled_with"] == (el("obj", exiler) if exiler is not None
+                                             else u.noobj))
     elif event.kind == "create":
         kind = str(event.get("kind"))
         solver.add(params["kind"] == u.enum("kind", kind))

@@ -158,6 +158,13 @@ def extract(model: z3.ModelRef, universe: Universe, t: Transition, event: str) -
             game_of_origin=None if kind == "card" else gid(r.pre("origin", o)),
             triggers=["leaves-zone"] if r.true("watcher", o) else [],
         )
+        if kind == "card" and ctype == "traditional":  # its characteristics (205.2a)
+            aura = r.true("aura", o)
+            obj.types = (("enchantment",) if aura else ("creature",)) \
+                if r.true("permanent_card", o) else ("instant",)
+            obj.subtypes = ("aura",) if aura else ()
+        if kind == "card" and not r.same(r.pre("exiled_with", o), r.u.noobj):
+            obj.exiled_with = oid(r.pre("exiled_with", o))
         state.objects[obj.id] = obj
         state.place(obj.id, zone, "bottom")
     for e in objects:
@@ -222,12 +229,9 @@ def _event(r: _Reader, event: str, t: Transition, pid: Any, oid: Any) -> Event:
             return Event(event, {"draw": True})
         return Event(event, {})
     if event == "restart":
-        exempt = [oid(o) for o in r.elements("obj")
-                  if z3.is_true(r.ev(z3.Select(params["exempt"], o)))
-                  and z3.is_true(r.ev(t.pre.get("exists", o)))]
         args: dict[str, Any] = {"controller": pid(params["controller"])}
-        if exempt:
-            args["exempt"] = exempt
+        if not r.same(params["source"], r.u.noobj):
+            args["source"] = oid(params["source"])
         if z3.is_true(r.ev(params["then"])):
             args["then"] = "battlefield"
         return Event(event, args)
@@ -246,7 +250,10 @@ def _event(r: _Reader, event: str, t: Transition, pid: Any, oid: Any) -> Event:
                 path += f"/{pid(params['to_player'])}"
             if to == "deck":
                 path += f"/{r.ev(params['to_deck'])}"
-        return Event(event, {"object": oid(params["object"]), "to": path})
+        args = {"object": oid(params["object"]), "to": path}
+        if not r.same(params["exiled_with"], r.u.noobj):
+            args["exiled-with"] = oid(params["exiled_with"])
+        return Event(event, args)
     if event == "create":
         kind = str(r.ev(params["kind"]))
         args = {"kind": kind, "controller": pid(params["controller"]),

@@ -73,6 +73,9 @@ class Encoder:
         nothing = z3.K(universe.sorts["obj"], z3.BoolVal(False, universe.ctx))
         self.touched: Any = nothing  # objects that moved or ceased (400.7)
         self.gone: Any = nothing  # effects that ceased
+        # What exiled each touched object, once the event is over: nothing (a new object,
+        # 400.7) unless the step that moved it records what exiled it (`settle`).
+        self.exiled_by: Any = z3.K(universe.sorts["obj"], universe.noobj)
 
     # ---- helpers ------------------------------------------------------------------------
 
@@ -119,7 +122,12 @@ class Encoder:
             s.get("began_in_deck", g, x) == self.u.enum("deck", "none"),
             s.get("came_from", g, x) == self.u.enum("came", "none"),
             z3.Or(z3.Not(s.get("has_creator", g)), s.get("created_by", g) != x))),
-            self.no_effects(s, x))
+            self.no_effects(s, x), self.exiled_nothing(s, x))
+
+    def exiled_nothing(self, s: SymState, x: Any) -> Any:
+        """No card is recorded as exiled with `x`."""
+        c = self.u.const("c!exiled", "obj")
+        return self.u.forall([c], s.get("exiled_with", c) != x)
 
     def no_effects(self, s: SymState, x: Any) -> Any:
         """`x` takes part in no effect: no effect acts on it, it acts on no object and on no
@@ -147,7 +155,9 @@ class Encoder:
     def settle(self, s: SymState) -> SymState:
         """The state after the event with what effects act on brought up to date once (see
         `forget`): an effect that ceased acts on nothing, and nothing acts on an object that moved
-        or ceased (400.7)."""
+        or ceased (400.7); an object that moved or ceased was exiled by nothing, unless the
+        step that moved it says what exiled it (`exiled_by`), and nothing is exiled with an
+        object that moved or ceased (`_exiled_with`)."""
         u = self.u
         e = u.const("e!settle", "obj")
         o = u.const("o!settle", "obj")
@@ -155,9 +165,18 @@ class Encoder:
         alive = z3.Not(z3.Select(self.gone, e))
         return s.updated(
             s.name,
+            exiled_with=z3.Lambda([o], self._exiled_with(s, o)),
             affects=z3.Lambda([e, o], z3.And(s.get("affects", e, o), alive,
                                              z3.Not(z3.Select(self.touched, o)))),
             affects_player=z3.Lambda([e, p], z3.And(s.get("affects_player", e, p), alive)))
+
+    def _exiled_with(self, s: SymState, o: Any) -> Any:
+        """What exiled `o` after the event: for an object that moved, what the step that moved
+        it says (nothing, mostly); nothing if that object moved or ceased during the event
+        (400.7, 607.2a), as `model.interpreter.Interpreter._unlink` reads it."""
+        w = z3.If(z3.Select(self.touched, o), z3.Select(self.exiled_by, o),
+                  s.get("exiled_with", o))
+        return z3.If(z3.And(w != self.u.noobj, z3.Select(self.touched, w)), self.u.noobj, w)
 
     def inside(self, s: SymState, o: Any) -> Any:
         """`o` exists in a zone of some game, not outside the game (400.11)."""

@@ -61,7 +61,9 @@ def e_start_subgame(enc: Encoder, pre: SymState, active: Any) -> SymState:
         controller=put("controller", by), ctype=put("ctype", u.enum("ctype", "none")),
         own_deck=put("own_deck", u.enum("deck", "none")), commander=put("commander", enc.false()),
         face_up=put("face_up", enc.true()), phased_out=put("phased_out", enc.false()),
-        has_counters=put("has_counters", enc.false()), watcher=put("watcher", enc.false()))
+        has_counters=put("has_counters", enc.false()), watcher=put("watcher", enc.false()),
+        permanent_card=put("permanent_card", enc.false()), aura=put("aura", enc.false()),
+        exiled_with=put("exiled_with", u.noobj))
 
 
 def e_end_subgame(enc: Encoder, pre: SymState, active: Any) -> SymState:
@@ -88,25 +90,29 @@ def e_end_subgame(enc: Encoder, pre: SymState, active: Any) -> SymState:
 
 
 def e_restart(enc: Encoder, pre: SymState, active: Any) -> SymState:
-    """`restart`: a player of the active game (`controller`) restarts it (726.1), exempting
-    traditional cards in its exile (`exempt`, 726.5), with Karn Liberated's further instruction
-    or without it (`then`, 726.4). Binds `restarted`, and `main` where the game has a main game
-    (726.6)."""
+    """`restart`: a player of the active game (`controller`) restarts it (726.1) with the
+    ability of `source` (none, or an object of the game), with Karn Liberated's further
+    instruction or without it (`then`, 726.4). The cards exempt (726.5) are computed, as
+    `model.event_steps.exempt_cards` computes them: the traditional, non-Aura permanent cards
+    in the game's exile exiled with `source`. Binds `restarted`, and `main` where the game has
+    a main game (726.6)."""
     u = enc.u
     controller = u.const("controller", "player")
-    exempt = z3.Array("exempt", u.sorts["obj"], u.sorts["bool"])
+    source = u.const("source", "obj")
     then = z3.Bool("then-battlefield", u.ctx)
     o = u.const("o", "obj")
+    exempt = z3.Lambda([o], z3.And(
+        source != u.noobj, enc.inside(pre, o), pre.get("game", o) == active,
+        pre.get("kind", o) == u.enum("kind", "card"), pre.get("zone", o) == enc.z("exile"),
+        pre.get("ctype", o) == u.enum("ctype", "traditional"),
+        pre.get("exiled_with", o) == source, pre.get("permanent_card", o),
+        z3.Not(pre.get("aura", o))))
     enc.constraints += [
         pre.get("plays", active, controller),
-        enc.u.forall([o], z3.Implies(z3.Select(exempt, o), z3.And(
-            enc.inside(pre, o), pre.get("game", o) == active,
-            pre.get("kind", o) == u.enum("kind", "card"),
-            # Karn Liberated leaves in exile the permanent cards it exiled (726.5).
-            pre.get("zone", o) == enc.z("exile"),
-            pre.get("ctype", o) == u.enum("ctype", "traditional")))),
+        z3.Or(source == u.noobj, z3.And(enc.inside(pre, source),
+                                         pre.get("game", source) == active)),
     ]
-    enc.params.update(controller=controller, exempt=exempt, then=then)
+    enc.params.update(controller=controller, exempt=exempt, then=then, source=source)
     enc.bind("restarted", active)
     enc.bind("main", pre.get("parent", active), pre.get("has_parent", active))
     return pre
@@ -143,6 +149,8 @@ def e_bring_in(enc: Encoder, pre: SymState, active: Any) -> SymState:
               z3.And(pre.get("ctype", card) == u.enum("ctype", "dungeon"),
                      to == enc.z("command"))),
         pre.get("plays", active, pre.get("owner", card)),
+        # Only a permanent card goes onto the battlefield (110.4b).
+        z3.Implies(to == enc.z("battlefield"), pre.get("permanent_card", card)),
     ]
     enc.params.update(card=card, to=to, by=by, controller=by)
     enc.bind("source", source, inside)

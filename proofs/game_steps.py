@@ -296,6 +296,9 @@ def g_release_triggers(enc: Encoder, s: SymState, args: dict[str, Any], label: s
         "phased_out": z3.Lambda([o], z3.If(w, enc.false(), s.get("phased_out", o))),
         "has_counters": z3.Lambda([o], z3.If(w, enc.false(), s.get("has_counters", o))),
         "watcher": z3.Lambda([o], z3.If(w, enc.false(), s.get("watcher", o))),
+        "permanent_card": z3.Lambda([o], z3.If(w, enc.false(), s.get("permanent_card", o))),
+        "aura": z3.Lambda([o], z3.If(w, enc.false(), s.get("aura", o))),
+        "exiled_with": z3.Lambda([o], z3.If(w, u.noobj, s.get("exiled_with", o))),
         "waiting": z3.Lambda([g, o], z3.If(g == game, enc.false(), s.get("waiting", g, o))),
     }
     return enc.next_state(s, label, **changes)

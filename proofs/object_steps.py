@@ -63,6 +63,10 @@ def selected(enc: Encoder, s: SymState, sel: Selector, o: Any) -> Any:
         marked = s.get("began_in_deck", game, o) != u.enum("deck", "none")
         marked = z3.And(s.get("present", game), marked)
         tests.append(marked if sel.began_in_deck else z3.Not(marked))
+    for flag in ("permanent_card", "aura"):
+        wanted = getattr(sel, flag)
+        if wanted is not None:
+            tests.append(s.get(flag, o) if wanted else z3.Not(s.get(flag, o)))
     if sel.came_from:
         came = s.get("came_from", game, o)
         kinds = set(sel.came_from) | ({"deck"} if "command" in sel.came_from else set())
@@ -160,8 +164,10 @@ def move(enc: Encoder, s: SymState, sel_spec: Selector, dest: Destination, label
             deck = (z3.If(s.get("present", src[0]), s.get("began_in_deck", src[0], o),
                           u.enum("deck", "none")) if src else u.enum("deck", "none"))
         valid.append(deck != u.enum("deck", "none"))
-    moved = z3.And(sel, *valid)
     is_card = s.get("kind", o) == u.enum("kind", "card")
+    if dest.zone == "battlefield":  # only a permanent card (110.4b)
+        valid.append(z3.Or(z3.Not(is_card), s.get("permanent_card", o)))
+    moved = z3.And(sel, *valid)
     controller = z3.If(is_card, s.get("owner", o), s.get("controller", o))
     if dest.control == "event-controller" and "controller" in enc.params:
         controller = enc.params["controller"]
@@ -191,20 +197,20 @@ def move(enc: Encoder, s: SymState, sel_spec: Selector, dest: Destination, label
     return enc.next_state(s, label, **changes)
 
 
-def _outside(enc: Encoder, s: SymState, o: Any, moved: Any, label: str) -> SymState:
+def _outside(enc: Encoder, s: SymState, o: Any, leaving: Any, label: str) -> SymState:
     """Encode `move-to = { zone = "outside" }`: each selected card goes to its owner's place
     outside the game (400.11) as a new object (400.7), face up, under its owner's control;
     any other object stays."""
     u = enc.u
     changes: dict[str, Any] = {
-        "zone": z3.Lambda([o], z3.If(moved, enc.z(OUTSIDE), s.get("zone", o))),
-        "game": z3.Lambda([o], z3.If(moved, u.nogame, s.get("game", o))),
-        "zone_player": z3.Lambda([o], z3.If(moved, u.nobody, s.get("zone_player", o))),
-        "zone_deck": z3.Lambda([o], z3.If(moved, u.enum("deck", "none"), s.get("zone_deck", o))),
-        "has_counters": z3.Lambda([o], z3.If(moved, enc.false(), s.get("has_counters", o))),
-        "phased_out": z3.Lambda([o], z3.If(moved, enc.false(), s.get("phased_out", o))),
-        "face_up": z3.Lambda([o], z3.If(moved, enc.true(), s.get("face_up", o))),
-        "controller": z3.Lambda([o], z3.If(moved, s.get("owner", o), s.get("controller", o))),
+        "zone": z3.Lambda([o], z3.If(leaving, enc.z(OUTSIDE), s.get("zone", o))),
+        "game": z3.Lambda([o], z3.If(leaving, u.nogame, s.get("game", o))),
+        "zone_player": z3.Lambda([o], z3.If(leaving, u.nobody, s.get("zone_player", o))),
+        "zone_deck": z3.Lambda([o], z3.If(leaving, u.enum("deck", "none"), s.get("zone_deck", o))),
+        "has_counters": z3.Lambda([o], z3.If(leaving, enc.false(), s.get("has_counters", o))),
+        "phased_out": z3.Lambda([o], z3.If(leaving, enc.false(), s.get("phased_out", o))),
+        "face_up": z3.Lambda([o], z3.If(leaving, enc.true(), s.get("face_up", o))),
+        "controller": z3.Lambda([o], z3.If(leaving, s.get("owner", o), s.get("controller", o))),
     }
-    changes.update(enc.forget(s, o, moved, enc.false()))
+    changes.update(enc.forget(s, o, leaving, enc.false()))
     return enc.next_state(s, label, **changes)

@@ -138,7 +138,8 @@ def beginning(target: Situation) -> Situation:
         state.objects[card.id] = GameObject(
             id=card.id, kind="card", owner=card.owner, name=card.name, controller=card.owner,
             card_type=card.card_type, deck=card.deck, face_up=face_up,
-            commander=card.commander, triggers=list(card.triggers))
+            commander=card.commander, triggers=list(card.triggers), types=card.types,
+            subtypes=card.subtypes)
         state.place(card.id, zone, "bottom")
     return state
 
@@ -267,6 +268,9 @@ class _Builder:
             elif self.state.where[obj.id] != dest:
                 if self.state.where[obj.id].is_outside or came_in(t, obj.id) == "main-game":
                     self.do("bring-in", card=obj.id, to=dest.kind, by=obj.controller)
+                elif obj.exiled_with is not None:  # exiled by an object there (607.2a)
+                    self.do("move", object=obj.id, to=dest.path(), position="bottom",
+                            exiled_with=obj.exiled_with)
                 else:
                     self.do("move", object=obj.id, to=dest.path(), position="bottom")
             if obj.controller != self.state.objects[obj.id].controller:

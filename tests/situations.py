@@ -15,7 +15,7 @@ from shahrazad.model.events import Event
 from shahrazad.model.interpreter import Interpreter, Outcome
 from shahrazad.model.objects import parse_zone
 from shahrazad.model.rulebook import Rulebook, official
-from shahrazad.model.scenario import parse_scenario
+from shahrazad.model.scenario import parse_scenario, situation_data
 from shahrazad.model.state import Game, Situation
 
 
@@ -103,3 +103,22 @@ def only_child(state: Situation, parent: str) -> Game:
 def new_games(before: Situation, after: Situation) -> list[Game]:
     """The games of `after` that were not in `before`."""
     return [g for gid, g in after.games.items() if gid not in before.games]
+
+
+
+def exiled_with_karn(state: Situation, cards: Iterable[str], controller: str,
+                     karn: str = "karn") -> tuple[Situation, str]:
+    """The situation with `cards` (in the active game's exile) recorded as exiled with a Karn
+    Liberated on the active game's battlefield, put there for `controller` if the situation
+    has none (through the scenario format, as every situation here); and Karn's id, the
+    `source` of the restart that leaves them in exile (726.5)."""
+    data = situation_data(state)
+    if karn not in state.objects:
+        data.setdefault("card", []).append({
+            "id": karn, "name": "Karn Liberated", "owner": controller,
+            "types": ["planeswalker"], "at": f"{state.active_game().id}/battlefield"})
+    wanted = set(cards)
+    for table in data.get("card", []):
+        if table["id"] in wanted:
+            table["exiled-with"] = karn
+    return parse_scenario(tomli_w.dumps(data), file="<test situation>").situation, karn

@@ -34,6 +34,7 @@ from tests.situations import (
     card,
     counter,
     ev,
+    exiled_with_karn,
     game,
     ids,
     library,
@@ -156,7 +157,7 @@ def restarted(rulebook: Rulebook, controller="A", exempt=(), then=None, table=No
     before = table if table is not None else restart_table()
     args = {"controller": controller}
     if exempt:
-        args["exempt"] = list(exempt)
+        before, args["source"] = exiled_with_karn(before, exempt, controller)
     if then:
         args["then"] = then
     mid = run(before, list(before_events), official()) if before_events else None

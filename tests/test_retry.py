@@ -36,12 +36,12 @@ def _obligation(invariant: str, event: str = "end-subgame") -> Obligation:
 
 def test_an_unreachable_first_counterexample_is_excluded_and_another_is_reached(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    """Subgames, wording 16: z3's first counterexample to end.decks-return puts an attraction
-    or contraption deck in the subgame, which that wording never takes there (it takes the
-    planar and scheme decks only: a fault, as the tool reported it before it retried);
-    excluded, the next one is reached and refutes."""
+    """Subgames, wording 16: z3's first counterexample to end.cards-conserved puts an
+    attraction (or contraption) card of a supplementary deck in the subgame, which that
+    wording never takes there (it takes the planar and scheme decks only: a fault, as the
+    tool reported it before it retried); excluded, the next one is reached and refutes."""
     untaken = ("contraption", "attraction")
-    rulebook, ob = _wording("subgames-16"), _obligation("end.decks-return")
+    rulebook, ob = _wording("subgames-16"), _obligation("end.cards-conserved")
     with monkeypatch.context() as patch:
         patch.setattr(verify, "COUNTEREXAMPLES", 1)
         first = prove(rulebook, ob)

@@ -22,6 +22,7 @@ from tests.situations import (
     card,
     counter,
     ev,
+    exiled_with_karn,
     game,
     ids,
     library,
@@ -290,7 +291,9 @@ def karn_game(**main):
 
 
 def karn(state, controller="A", exempt=("cmdA", "bk"), then="battlefield"):
-    args = {"controller": controller, "exempt": list(exempt)}
+    args = {"controller": controller}
+    if exempt:
+        state, args["source"] = exiled_with_karn(state, exempt, controller)
     if then:
         args["then"] = then
     out = run(state, [ev("restart", **args)])
@@ -528,7 +531,7 @@ def test_a_suspended_game_cannot_restart_or_start_a_subgame_through_its_objects(
     with pytest.raises(IllegalEvent, match="not in the active game"):
         run(out.situation, [ev("start-subgame", by="A", via="ah")])
     with pytest.raises(IllegalEvent, match="not in the active game"):
-        run(out.situation, [ev("restart", controller="A", exempt=["ah"])])
+        run(out.situation, [ev("restart", controller="A", source="ah")])
 
 
 def test_bringing_in_a_card_of_an_unrelated_place_is_illegal():

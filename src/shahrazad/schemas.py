@@ -31,6 +31,7 @@ from shahrazad.invariants.catalog import EVENTS as OBLIGATION_EVENTS
 from shahrazad.model.events import EVENT_ARGS, GENERAL_RULES
 from shahrazad.model.language import CAME_FROM
 from shahrazad.model.objects import (
+    CARD_TYPE_NAMES,
     CARD_TYPES,
     DECK_OF,
     NONCARD_ZONES,
@@ -154,6 +155,14 @@ KEY_WORDS: dict[str, dict[str, str]] = {
         "since-first-turn": "true: a permanent under its controller's control continuously "
                             "since their most recent turn began (Karn's further instruction, "
                             "CR 726.6).",
+        "types": "Its card types (CR 205.2a); default: creature for a traditional card, "
+                 "artifact for an Attraction or Contraption. Only a permanent card (an "
+                 "artifact, battle, creature, enchantment, land or planeswalker card) is on the "
+                 "battlefield (CR 110.4b).",
+        "subtypes": "Its subtypes; Aura is the one the model reads (an Aura is an "
+                    "enchantment, CR 303.4).",
+        "exiled-with": "The object that exiled it, while it is in exile (Karn Liberated's "
+                       "exiled cards, CR 607.2a).",
     },
     "object": {
         "id": "The object's id.",
@@ -253,7 +262,9 @@ ARGUMENT_WORDS: dict[str, dict[str, str]] = {
     },
     "restart": {
         "controller": "The controller of the effect that restarts the game.",
-        "exempt": "Traditional cards in the active game's exile, left there (Karn Liberated's).",
+        "source": "The object whose ability restarts the game (Karn Liberated): the "
+                  "non-Aura permanent cards exiled with it are left in exile (CR 726.5), "
+                  "computed from the situation.",
         "then": "battlefield: Karn Liberated's further instruction (CR 726.6).",
         "via": "The spell or ability that restarts the game.",
     },
@@ -266,6 +277,8 @@ ARGUMENT_WORDS: dict[str, dict[str, str]] = {
         "object": "The object that moves.",
         "to": "A zone path of the active game, or outside/OWNER for a card.",
         "position": "top or bottom of the zone.",
+        "exiled-with": "For a card moved into exile: the object of the active game that "
+                       "exiles it (CR 607.2a).",
     },
     "create": {
         "kind": "token, copy, emblem, ability or effect.",
@@ -394,6 +407,7 @@ _NARROWER: dict[tuple[str, str], Callable[[], Schema]] = {
     ("game", "came-from"): lambda: {"additionalProperties": {"enum": list(CAME_FROM)}},
     ("game", "subgame-results"): lambda: {"additionalProperties": _ref("result")},
     ("card", "type"): lambda: {"enum": list(CARD_TYPES), "default": TRADITIONAL},
+    ("card", "types"): lambda: {"items": {"enum": list(CARD_TYPE_NAMES)}, "minItems": 1},
     ("card", "deck"): lambda: {"enum": [d for d in SUPPLEMENTARY_DECKS if d in DECK_OF.values()]},
     ("card", "at"): lambda: {"pattern": zone_pattern(ZONE_KINDS, outside=True)},
     ("object", "at"): lambda: {"pattern": zone_pattern(ZONE_KINDS)},

@@ -1,0 +1,198 @@
+"""Characteristics (permanent card, Aura), "exiled with", and Karn Liberated's exempt cards
+computed from them, in both readings.
+
+Karn Liberated: "Restart the game, leaving in exile all non-Aura permanent cards exiled with
+Karn Liberated." The interpreter computes those cards from the situation (the cards' types
+and the record of what exiled them) and the encoder computes the same set; a card is exiled
+with an object only while both stay where they are (400.7). Each step is checked as a
+transition (conformance: every attribute of every element), and refusals too.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from shahrazad.invariants.catalog import by_id
+from shahrazad.model.errors import IllegalEvent, InputError
+from shahrazad.model.events import Event, check_event
+from shahrazad.model.interpreter import Interpreter
+from shahrazad.model.rulebook import Rulebook, official
+from shahrazad.model.scenario import Scenario, parse_scenario
+from shahrazad.proofs.amendment import parse_amendment
+from shahrazad.proofs.conformance import conform, conform_refusal
+from shahrazad.proofs.verify import Obligation, Status, prove
+
+ROOT = Path(__file__).resolve().parent.parent
+
+# Ann's Karn Liberated exiled five of Bob's cards: a creature, an Aura, an instant, a land;
+# Bob's Swords to Plowshares exiled his own Forest; Bob's Bear is on the battlefield.
+KARN = '''
+schema = "shahrazad.scenario/1"
+players = ["Ann", "Bob"]
+game = [{ id = "main" }]
+card = [
+  { id = "karn", name = "Karn Liberated", owner = "Ann", at = "main/battlefield", types = ["planeswalker"] },
+  { id = "goyf", owner = "Bob", at = "main/exile", exiled-with = "karn" },
+  { id = "pacifism", owner = "Bob", at = "main/exile", exiled-with = "karn", types = ["enchantment"], subtypes = ["Aura"] },
+  { id = "bolt", owner = "Bob", at = "main/exile", exiled-with = "karn", types = ["instant"] },
+  { id = "island", owner = "Bob", at = "main/exile", exiled-with = "karn", types = ["land"] },
+  { id = "swords", owner = "Bob", at = "main/graveyard/Bob", types = ["instant"] },
+  { id = "forest", owner = "Bob", at = "main/exile", exiled-with = "bear", types = ["land"] },
+  { id = "bear", owner = "Bob", at = "main/battlefield" },
+  { id = "lib", owner = "Bob", at = "main/library/Bob", types = ["sorcery"] },
+]
+object = [{ id = "karn-ability", kind = "ability", controller = "Ann", at = "main/stack" }]
+'''
+RESTART = Event("restart", {"controller": "Ann", "source": "karn", "via": "karn-ability",
+                            "then": "battlefield"})
+
+
+def _karn(text: str = KARN) -> Scenario:
+    return parse_scenario(text, file="karn.toml")
+
+
+def _after(event: Event, rulebook: Rulebook | None = None) -> object:
+    return Interpreter(rulebook or official()).step(_karn().situation, event).situation
+
+
+# ---- the interpreter ------------------------------------------------------------------------
+
+
+def test_karn_leaves_in_exile_the_non_aura_permanent_cards_it_exiled() -> None:
+    after = _after(RESTART)
+    new = after.active_game().id  # type: ignore[attr-defined]
+    where = {c: after.where[c].path() for c in ("goyf", "island", "pacifism", "bolt",  # type: ignore[attr-defined]
+                                                 "forest")}
+    assert where["goyf"] == f"{new}/battlefield" and where["island"] == f"{new}/battlefield"
+    assert where["pacifism"] == f"{new}/library/Bob"  # an Aura: not exempt
+    assert where["bolt"] == f"{new}/library/Bob"      # not a permanent card
+    assert where["forest"] == f"{new}/library/Bob"    # exiled with another object
+
+
+def test_without_a_source_nothing_is_exempt() -> None:
+    after = _after(Event("restart", {"controller": "Ann"}))
+    assert all(after.where[c].kind == "library" for c in ("goyf", "island"))  # type: ignore[attr-defined]
+
+
+def test_a_card_is_no_longer_exiled_with_an_object_that_moved() -> None:
+    """400.7: Karn bounced and replayed is a new object; the cards the old one exiled are no
+    longer exiled with it, and its restart leaves none of them in exile."""
+    state = _karn().situation
+    moved = Interpreter().step(state, Event("move", {"object": "karn",
+                                                     "to": "main/hand/Ann"})).situation
+    assert all(moved.objects[c].exiled_with is None for c in ("goyf", "pacifism", "bolt"))
+    assert moved.objects["forest"].exiled_with == "bear"  # another object's record stays
+    after = Interpreter().step(moved, Event("restart", {"controller": "Ann", "source": "karn",
+                                                        "then": "battlefield"})).situation
+    assert after.where["goyf"].kind == "library"
+
+
+def test_a_move_into_exile_records_what_exiled_the_card() -> None:
+    after = _after(Event("move", {"object": "lib", "to": "main/exile", "exiled-with": "karn"}))
+    assert after.objects["lib"].exiled_with == "karn"  # type: ignore[attr-defined]
+    moved_out = Interpreter().step(after, Event("move", {"object": "goyf",  # type: ignore[arg-type]
+                                                         "to": "main/graveyard/Bob"})).situation
+    assert moved_out.objects["goyf"].exiled_with is None  # a new object (400.7)
+
+
+@pytest.mark.parametrize(("event", "message"), [
+    (Event("move", {"object": "swords", "to": "main/battlefield"}), "not a permanent card"),
+    (Event("move", {"object": "swords", "to": "main/graveyard/Bob", "exiled-with": "karn"}),
+     "into exile"),
+    (Event("move", {"object": "swords", "to": "main/exile", "exiled-with": "nothing"}),
+     "no object"),
+    (Event("restart", {"controller": "Ann", "source": "nothing"}), "no object"),
+])
+def test_refusals(event: Event, message: str) -> None:
+    with pytest.raises(IllegalEvent, match=message):
+        Interpreter().step(_karn().situation, event)
+
+
+def test_the_exempt_argument_of_earlier_versions_is_refused_with_the_way_out() -> None:
+    parsed, problem = check_event({"do": "restart", "controller": "Ann", "exempt": ["goyf"]})
+    assert parsed is None and "computed" in problem and "exiled-with" in problem
+
+
+# ---- both readings --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("event", [
+    RESTART,
+    Event("restart", {"controller": "Ann"}),
+    Event("move", {"object": "lib", "to": "main/exile", "exiled-with": "karn"}),
+    Event("move", {"object": "karn", "to": "main/graveyard/Ann"}),
+    Event("move", {"object": "goyf", "to": "main/hand/Bob"}),
+], ids=["karn", "no-source", "exile-with", "karn-moves", "exiled-card-moves"])
+def test_both_readings_agree(event: Event) -> None:
+    assert conform(official(), _karn().situation, event) == []
+
+
+@pytest.mark.parametrize("event", [
+    Event("move", {"object": "swords", "to": "main/battlefield"}),
+    Event("move", {"object": "swords", "to": "main/graveyard/Bob", "exiled-with": "karn"}),
+], ids=["instant-to-battlefield", "exiled-with-elsewhere"])
+def test_both_readings_refuse(event: Event) -> None:
+    assert conform_refusal(official(), _karn().situation, event) == []
+
+
+def test_both_readings_agree_on_the_selectors_and_a_step_onto_the_battlefield() -> None:
+    """An amendment's step puts the restarted game's exiled Auras and non-permanent cards
+    onto the new battlefield: the Aura goes, the instant stays (110.4b)."""
+    amended = parse_amendment('''
+[[add]]
+before = "restart.cards-involved"
+name = "test.exiled-to-battlefield"
+cr = { "2026-01-16" = "726.5" }
+summary = "A step under test."
+on = "restart"
+step = [
+  { select = { game = "restarted", zone = "exile", aura = true }, move-to = { game = "new", zone = "battlefield" } },
+  { select = { game = "restarted", zone = "exile", permanent-card = false }, move-to = { game = "new", zone = "battlefield" } },
+]
+''', file="step.toml").apply(official())
+    after = Interpreter(amended).step(_karn().situation, RESTART).situation
+    assert after.where["pacifism"].kind == "battlefield"
+    assert after.where["bolt"].kind == "library"  # stayed, then went with the rest (726.2)
+    assert conform(amended, _karn().situation, RESTART) == []
+
+
+# ---- the scenario format --------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("change", "message"), [
+    (('id = "bear", owner = "Bob", at = "main/battlefield"',
+      'id = "bear", owner = "Bob", at = "main/battlefield", types = ["sorcery"]'),
+     "only a permanent card is on the battlefield"),
+    (('types = ["enchantment"], subtypes', 'types = ["creature"], subtypes'),
+     "an Aura is an enchantment"),
+    (('at = "main/graveyard/Bob", types', 'at = "main/graveyard/Bob", exiled-with = "karn", types'),
+     "exiled-with names what exiled a card in exile"),
+    (('exiled-with = "bear"', 'exiled-with = "gone"'), "must name an object of its game"),
+    (('types = ["land"] },\n  { id = "swords"', 'types = ["lands"] },\n  { id = "swords"'),
+     "types must be card types"),
+])
+def test_a_scenario_must_be_possible(change: tuple[str, str], message: str) -> None:
+    old, new = change
+    assert old in KARN
+    with pytest.raises(InputError, match=message):
+        _karn(KARN.replace(old, new, 1))
+
+
+# ---- proofs ---------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("invariant", ["structure.characteristics", "structure.exiled-with"])
+@pytest.mark.parametrize("event", ["restart", "move", "bring-in", "end-subgame"])
+def test_the_structure_is_proved(invariant: str, event: str) -> None:
+    assert prove(official(), Obligation(by_id(invariant), event)).status == Status.PROVED
+
+
+def test_the_karn_examples_replay() -> None:
+    """examples/restart.exempt.toml: Tarmogoyf stays in exile and enters the battlefield;
+    Pacifism, an Aura Karn exiled, goes to Bob's library."""
+    from shahrazad.model.scenario import load_scenario
+    scenario = load_scenario(ROOT / "examples" / "restart.exempt.toml")
+    after = Interpreter().run(scenario.situation, scenario.events).situation
+    assert after.where["bob-tarmogoyf"].kind == "battlefield"
+    assert after.where["bob-pacifism"].kind == "library"
