@@ -289,7 +289,7 @@ class _Reader:
         state.serial = serial if isinstance(serial, int) and not isinstance(serial, bool) else 0
         self.check_references(state)
         for i, raw in enumerate(d.get("card", [])):
-            card = state.objects.get(raw.get("id")) if isinstance(raw, dict) else None
+            card = state.objects.get(str(raw.get("id"))) if isinstance(raw, dict) else None
             source = card.exiled_with if card is not None else None
             if card is not None and source is not None and (
                     source not in state.objects
