@@ -27,22 +27,24 @@ ROOT = Path(__file__).resolve().parent.parent
 
 # Ann's Karn Liberated exiled five of Bob's cards: a creature, an Aura, an instant, a land;
 # Bob's Swords to Plowshares exiled his own Forest; Bob's Bear is on the battlefield.
-KARN = '''
+PACIFISM = ('{ id = "pacifism", owner = "Bob", at = "main/exile", exiled-with = "karn", '
+            'types = ["enchantment"], subtypes = ["Aura"] }')
+KARN = f'''
 schema = "shahrazad.scenario/1"
 players = ["Ann", "Bob"]
-game = [{ id = "main" }]
+game = [{{ id = "main" }}]
 card = [
-  { id = "karn", name = "Karn Liberated", owner = "Ann", at = "main/battlefield", types = ["planeswalker"] },
-  { id = "goyf", owner = "Bob", at = "main/exile", exiled-with = "karn" },
-  { id = "pacifism", owner = "Bob", at = "main/exile", exiled-with = "karn", types = ["enchantment"], subtypes = ["Aura"] },
-  { id = "bolt", owner = "Bob", at = "main/exile", exiled-with = "karn", types = ["instant"] },
-  { id = "island", owner = "Bob", at = "main/exile", exiled-with = "karn", types = ["land"] },
-  { id = "swords", owner = "Bob", at = "main/graveyard/Bob", types = ["instant"] },
-  { id = "forest", owner = "Bob", at = "main/exile", exiled-with = "bear", types = ["land"] },
-  { id = "bear", owner = "Bob", at = "main/battlefield" },
-  { id = "lib", owner = "Bob", at = "main/library/Bob", types = ["sorcery"] },
+ {{ id = "karn", name = "Karn Liberated", owner = "Ann", at = "main/battlefield", types = ["planeswalker"] }},
+  {{ id = "goyf", owner = "Bob", at = "main/exile", exiled-with = "karn" }},
+  {PACIFISM},
+  {{ id = "bolt", owner = "Bob", at = "main/exile", exiled-with = "karn", types = ["instant"] }},
+  {{ id = "island", owner = "Bob", at = "main/exile", exiled-with = "karn", types = ["land"] }},
+  {{ id = "swords", owner = "Bob", at = "main/graveyard/Bob", types = ["instant"] }},
+  {{ id = "forest", owner = "Bob", at = "main/exile", exiled-with = "bear", types = ["land"] }},
+  {{ id = "bear", owner = "Bob", at = "main/battlefield" }},
+  {{ id = "lib", owner = "Bob", at = "main/library/Bob", types = ["sorcery"] }},
 ]
-object = [{ id = "karn-ability", kind = "ability", controller = "Ann", at = "main/stack" }]
+object = [{{ id = "karn-ability", kind = "ability", controller = "Ann", at = "main/stack" }}]
 '''
 RESTART = Event("restart", {"controller": "Ann", "source": "karn", "via": "karn-ability",
                             "then": "battlefield"})
@@ -139,16 +141,17 @@ def test_both_readings_refuse(event: Event) -> None:
 def test_both_readings_agree_on_the_selectors_and_a_step_onto_the_battlefield() -> None:
     """An amendment's step puts the restarted game's exiled Auras and non-permanent cards
     onto the new battlefield: the Aura goes, the instant stays (110.4b)."""
-    amended = parse_amendment('''
+    onto = '{ game = "new", zone = "battlefield" }'
+    amended = parse_amendment(f'''
 [[add]]
 before = "restart.cards-involved"
 name = "test.exiled-to-battlefield"
-cr = { "2026-01-16" = "726.5" }
+cr = {{ "2026-01-16" = "726.5" }}
 summary = "A step under test."
 on = "restart"
 step = [
-  { select = { game = "restarted", zone = "exile", aura = true }, move-to = { game = "new", zone = "battlefield" } },
-  { select = { game = "restarted", zone = "exile", permanent-card = false }, move-to = { game = "new", zone = "battlefield" } },
+  {{ select = {{ game = "restarted", zone = "exile", aura = true }}, move-to = {onto} }},
+  {{ select = {{ game = "restarted", zone = "exile", permanent-card = false }}, move-to = {onto} }},
 ]
 ''', file="step.toml").apply(official())
     after = Interpreter(amended).step(_karn().situation, RESTART).situation
