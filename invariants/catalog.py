@@ -293,7 +293,8 @@ def _structure(s: State) -> list[tuple[str, str, tuple[str, ...], Term]]:
                                 s.has_parent(g)))),
         ("structure.characteristics", "Only cards have card types: a nontraditional card is "
          "a permanent card only if it is an Attraction or a Contraption (an artifact), an Aura "
-         "is a traditional permanent card, and only a permanent card is on the battlefield.",
+         "is a traditional permanent card, a commander is a permanent card (a creature or a "
+         "planeswalker) and no Aura, and only a permanent card is on the battlefield.",
          ("restart.finish-effect",),
          forall(o, implies(s.exists(o) & ~s.is_card(o), ~s.permanent_card(o) & ~s.aura(o)))
          & forall(o, implies(s.is_card(o) & ne(s.ctype(o), ctype("traditional")),
@@ -302,7 +303,9 @@ def _structure(s: State) -> list[tuple[str, str, tuple[str, ...], Term]]:
          & forall(o, implies(s.is_card(o) & s.aura(o),
                              s.permanent_card(o) & eq(s.ctype(o), ctype("traditional"))))
          & forall(o, implies(s.is_card(o) & s.inside(o) & eq(s.zone(o), zone("battlefield")),
-                             s.permanent_card(o)))),
+                             s.permanent_card(o)))
+         & forall(o, implies(s.is_card(o) & s.commander(o),
+                             s.permanent_card(o) & ~s.aura(o)))),
         ("structure.exiled-with", "A card is recorded as exiled with an object only while it "
          "is in exile and that object is still the one that exiled it, in the same game: an "
          "object that moves is a new object.", (),
@@ -380,7 +383,8 @@ STRUCTURE_RULES: dict[str, tuple[str, ...]] = {
     "structure.emblems": ("114.2",),
     "structure.commanders": ("903.3", "702.124g"),
     "structure.games-begun": ("103.8", "728.2", "726.1"),
-    "structure.characteristics": ("205.2a", "110.4b", "303.4", "304.4", "307.4", "717.1"),
+    "structure.characteristics": ("205.2a", "110.4b", "303.4", "304.4", "307.4", "717.1",
+                                  "903.3"),
     "structure.exiled-with": ("607.2a", "400.7"),
     "structure.came-in-from-a-main-game": ("728.4", "728.4a"),
 }

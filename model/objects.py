@@ -227,15 +227,22 @@ class GameObject:
         return self.is_card and self.card_type == TRADITIONAL
 
     def marks(self) -> list[str]:
-        """What sets the object apart, in words: its kind or card type, and its status."""
+        """What sets the object apart, in words: its kind or card type, its card types where
+        they are not the default, and its status (what exiled it, too)."""
         out = [self.kind] if not self.is_card else (
             [self.card_type] if self.card_type != TRADITIONAL else [])
+        if self.is_card and self.types != DEFAULT_TYPES.get(self.card_type, ()):
+            out.append(" ".join(self.types))
+        if self.aura:
+            out.append("Aura")
         if self.commander:
             out.append("commander")
         if not self.face_up:
             out.append("face down")
         if self.phased_out:
             out.append("phased out")
+        if self.exiled_with is not None:
+            out.append(f"exiled with {self.exiled_with}")
         return out
 
     def label(self) -> str:

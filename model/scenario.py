@@ -514,6 +514,10 @@ class _Reader:
                 raise self.err(self.where.key("card", i, "subtypes", cid),
                                f"card {cid}: an Aura is an enchantment (CR 303.4): give "
                                "types = [\"enchantment\"]")
+        if card.commander and (not card.permanent_card or card.aura):
+            raise self.err(self.where.key("card", i, "types", cid),
+                           f"card {cid}: a commander is a creature or planeswalker card "
+                           "(CR 903.3)")
         if zone.kind == "battlefield" and not card.permanent_card:
             raise self.err(self.where.key("card", i, "at", cid),
                            f"card {cid}: only a permanent card is on the battlefield "

@@ -34,25 +34,34 @@ def _obligation(invariant: str, event: str = "end-subgame") -> Obligation:
     return Obligation(next(i for i in CATALOG if i.id == invariant), event)
 
 
+# Obligations under past wordings where z3's first counterexample has been one the wording
+# never makes (a supplementary deck that wording does not take into a subgame): which one it
+# is depends on z3's choice of model, so the test takes the first of them where it is so.
+FIRST_UNREACHED = (("subgames-16", "end.cards-conserved"), ("subgames-16", "end.decks-return"),
+                   ("subgames-01", "structure.nontraditional-places"),
+                   ("subgames-01", "structure.no-nontraditional-in-library"))
+
+
 def test_an_unreachable_first_counterexample_is_excluded_and_another_is_reached(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    """Subgames, wording 16: z3's first counterexample to end.cards-conserved puts an
-    attraction (or contraption) card of a supplementary deck in the subgame, which that
-    wording never takes there (it takes the planar and scheme decks only: a fault, as the
-    tool reported it before it retried); excluded, the next one is reached and refutes."""
-    untaken = ("contraption", "attraction")
-    rulebook, ob = _wording("subgames-16"), _obligation("end.cards-conserved")
-    with monkeypatch.context() as patch:
-        patch.setattr(verify, "COUNTEREXAMPLES", 1)
-        first = prove(rulebook, ob)
-    assert first.status == Status.FAULT
+    """Under a past wording, z3's first counterexample is a situation the wording never makes
+    (a fault, as the tool reported it before it retried); excluded, the next one is reached
+    and refutes, and the result says what was excluded."""
+    for wording, invariant in FIRST_UNREACHED:
+        rulebook, ob = _wording(wording), _obligation(invariant)
+        with monkeypatch.context() as patch:
+            patch.setattr(verify, "COUNTEREXAMPLES", 1)
+            first = prove(rulebook, ob)
+        if first.status == Status.FAULT:
+            break
+    else:
+        pytest.fail("z3's first counterexample is reached for every candidate: pick others")
     assert first.reason.startswith("the counterexample replays, but no reaching trace")
-    assert any(deck in first.reason for deck in untaken)
 
     result = prove(rulebook, ob)
     assert result.status == Status.REFUTED, result.reason
     assert "could not be reached and were excluded" in result.reason
-    assert any(deck in note for note in result.notes for deck in untaken)
+    assert any("could not be reached" in note for note in result.notes)
     assert result.trace is not None and result.counterexample is not None
     assert is_beginning(result.trace.situation) == []
     assert replay_reached(result.trace, rulebook, breaks_invariant(ob.invariant)) is None
