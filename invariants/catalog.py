@@ -293,8 +293,8 @@ def _structure(s: State) -> list[tuple[str, str, tuple[str, ...], Term]]:
                                 s.has_parent(g)))),
         ("structure.characteristics", "Only cards have card types: a nontraditional card is "
          "a permanent card only if it is an Attraction or a Contraption (an artifact), an Aura "
-         "is a traditional permanent card, a commander is a permanent card (a creature or a "
-         "planeswalker) and no Aura, and only a permanent card is on the battlefield.",
+         "is a traditional permanent card, a commander is a permanent card and no Aura, and only a "
+         "permanent card is on the battlefield face up.",
          ("restart.finish-effect",),
          forall(o, implies(s.exists(o) & ~s.is_card(o), ~s.permanent_card(o) & ~s.aura(o)))
          & forall(o, implies(s.is_card(o) & ne(s.ctype(o), ctype("traditional")),
@@ -302,17 +302,15 @@ def _structure(s: State) -> list[tuple[str, str, tuple[str, ...], Term]]:
                                  ctype("attraction"), ctype("contraption"))))))
          & forall(o, implies(s.is_card(o) & s.aura(o),
                              s.permanent_card(o) & eq(s.ctype(o), ctype("traditional"))))
-         & forall(o, implies(s.is_card(o) & s.inside(o) & eq(s.zone(o), zone("battlefield")),
-                             s.permanent_card(o)))
+         & forall(o, implies(s.is_card(o) & s.inside(o) & eq(s.zone(o), zone("battlefield"))
+                             & s.face_up(o), s.permanent_card(o)))
          & forall(o, implies(s.is_card(o) & s.commander(o),
                              s.permanent_card(o) & ~s.aura(o)))),
-        ("structure.exiled-with", "A card is recorded as exiled with an object only while it "
-         "is in exile and that object is still the one that exiled it, in the same game: an "
-         "object that moves is a new object.", (),
+        ("structure.exiled-with", "A card is recorded as exiled with another object only "
+         "while it stays in exile: a card that moves is a new object.", (),
          forall(o, implies(s.exists(o) & ne(s.exiled_with(o), noobj()),
                            s.is_card(o) & s.inside(o) & eq(s.zone(o), zone("exile"))
-                           & s.inside(s.exiled_with(o))
-                           & eq(s.game(s.exiled_with(o)), s.game(o))))),
+                           & ne(s.exiled_with(o), o)))),
         ("structure.card-controllers", "A card that is neither a permanent nor a spell (on "
          "neither the battlefield nor the stack) is its owner's to control.",
          ("restart.cards-involved", "subgame.end.return-cards"),
@@ -384,7 +382,7 @@ STRUCTURE_RULES: dict[str, tuple[str, ...]] = {
     "structure.commanders": ("903.3", "702.124g"),
     "structure.games-begun": ("103.8", "728.2", "726.1"),
     "structure.characteristics": ("205.2a", "110.4b", "303.4", "304.4", "307.4", "717.1",
-                                  "903.3"),
+                                  "903.3", "701.40b"),
     "structure.exiled-with": ("607.2a", "400.7"),
     "structure.came-in-from-a-main-game": ("728.4", "728.4a"),
 }

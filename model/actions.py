@@ -53,6 +53,14 @@ def a_move(interp: Interpreter, state: Situation, ctx: Context, active: Game) ->
     position = ctx.event.get("position", "top")
     if position not in ("top", "bottom"):
         raise IllegalEvent(f"move: position must be top or bottom, not {position!r}")
+    exiler = ctx.event.get("exiled-with")
+    if exiler is not None:  # a permanent, or a spell or ability on the stack (607.2a)
+        if not obj.is_card or dest.kind != "exile" or exiler == obj.id:
+            raise IllegalEvent("move: exiled-with names what exiles a card into exile")
+        source = interp._object_in(state, exiler, active, "exiled-with")
+        if state.where[source.id].kind not in ("battlefield", "stack"):
+            raise IllegalEvent(f"move: {exiler} is neither a permanent nor on the stack: it "
+                               "exiles nothing", rule="607.2a")
     if not obj.is_card and dest.kind not in NONCARD_ZONES[obj.kind]:
         if obj.kind in ("token", "copy"):
             before = state.cease(obj.id)
@@ -64,11 +72,6 @@ def a_move(interp: Interpreter, state: Situation, ctx: Context, active: Game) ->
     if obj.is_card and dest.kind == "battlefield" and not obj.permanent_card:
         raise IllegalEvent(f"move: {obj.id} is not a permanent card and cannot be put onto "
                            "the battlefield", rule="110.4b")
-    exiler = ctx.event.get("exiled-with")
-    if exiler is not None:
-        if not obj.is_card or dest.kind != "exile" or exiler == obj.id:
-            raise IllegalEvent("move: exiled-with names what exiles a card into exile")
-        interp._object_in(state, exiler, active, "exiled-with")
     interp._reset_on_move(obj)
     obj.face_up = dest.kind != "deck"  # a new object (400.7); a deck is face down (701.31b)
     obj.exiled_with = exiler
@@ -173,6 +176,10 @@ def a_turn(interp: Interpreter, state: Situation, ctx: Context, active: Game) ->
                            "a card, token or copy on the battlefield, on the stack, in exile or "
                            "in the command zone can (708.2, 406.3; a deck stays face down)",
                            rule="708.2")
+    if face == "up" and zone.kind == "battlefield" and obj.is_card and not obj.permanent_card:
+        raise IllegalEvent(f"turn: {obj.id} is a face-down permanent whose card is not a "
+                           "permanent card (a manifested instant, say): it cannot be turned "
+                           "face up", rule="701.40b")
     obj.face_up = face == "up"
     interp._note(ctx, None, GENERAL_RULES["turn"], f"{obj.id} is turned face {face}",
                  [Change(obj.id, f"face {face}")])

@@ -100,7 +100,9 @@ def e_restart(interp: Interpreter, state: Situation, ctx: Context, active: Game)
     """
     controller = interp._player_in(ctx.event.get("controller"), active, "controller")
     source = ctx.event.get("source")
-    if source is not None:
+    if source is not None and (source in state.objects or source in state.games):
+        # An object of the game; or one no longer there: its ability on the stack still
+        # resolves (112.7a) and refers to the cards it exiled (607.2a).
         interp._object_in(state, source, active, "source")
     exempt = exempt_cards(state, active, source)
     if ctx.event.get("via") is not None:

@@ -105,7 +105,6 @@ class Interpreter:
         self.rulebook = rulebook or official()
         self.chooser: Chooser = chooser or SeededChooser(0)
         self.edition = edition or self.rulebook.default_edition
-        self._moved: set[str] = set()  # the objects moved during the event under way
 
     # ---- public -------------------------------------------------------------------------
 
@@ -160,24 +159,12 @@ class Interpreter:
                                rule="728.1a") from None
         handler = _EVENTS[event.kind]
         ctx = Context(event=event, index=index, roles={"active": active.id})
-        self._moved = set()
-        before = set(state.objects)
         handler(self, state, ctx, active)
-        self._unlink(state, self._moved | (before - set(state.objects)))
         outcome.trace.extend(ctx.trace)
         outcome.bound.append(Bound(
             roles={k: v for k, v in ctx.roles.items() if v is not None},
             controller=ctx.controller, exempt=ctx.exempt, creator=ctx.creator,
             card=ctx.brought, then_battlefield=event.get("then") == "battlefield"))
-
-    @staticmethod
-    def _unlink(state: Situation, touched: set[str]) -> None:
-        """The cards exiled with an object that moved or ceased during the event are no longer
-        exiled with it: that object is gone, and a new one is no longer it (400.7, 607.2a)."""
-        if touched:
-            for obj in state.objects.values():
-                if obj.exiled_with is not None and obj.exiled_with in touched:
-                    obj.exiled_with = None
 
     def _run_clauses(self, state: Situation, ctx: Context) -> None:
         for clause in self.rulebook.on(ctx.event.kind):
@@ -221,10 +208,11 @@ class Interpreter:
         zones = sorted((z for z in state.zones if z.game == game_id), key=ZoneRef.sort_key)
         return [o for z in zones for o in state.zones[z]]
 
-    def _reset_on_move(self, obj: GameObject) -> None:
+    @staticmethod
+    def _reset_on_move(obj: GameObject) -> None:
         """A moved object is a new object (CR 400.7): counters, phasing, effects are gone, and
-        so is what exiled it; the cards it exiled are no longer exiled with it (`_unlink`)."""
-        self._moved.add(obj.id)
+        so is the record of what exiled it. (The cards it exiled stay exiled with it: an
+        ability of it already on the stack still refers to them, 112.7a, 607.2a.)"""
         obj.counters = {}
         obj.phased_out = False
         obj.affected_by = []

@@ -40,7 +40,8 @@ PERMANENT_TYPES: Final = ("artifact", "battle", "creature", "enchantment", "land
                           "planeswalker")
 # A card whose types a scenario does not give: a traditional card is read as a creature
 # card, an Attraction or Contraption as an artifact card (717.1, 905.1); the other
-# nontraditional cards have no card type of 205.2a.
+# nontraditional cards (plane, phenomenon, scheme, vanguard, conspiracy, dungeon: card types
+# of their own, 205.2a) have none of the types listed here, and are no permanent cards.
 DEFAULT_TYPES: Final = {TRADITIONAL: ("creature",), "attraction": ("artifact",),
                         "contraption": ("artifact",)}
 AURA: Final = "aura"

@@ -93,6 +93,9 @@ def canonical(situation: Situation, shuffled: frozenset[str] = frozenset()) -> d
         if key in data:
             data[key] = _zone_order(data[key], shuffled)
     for game in data.get("game", []):
+        # Where each card came from into the game is the model's record for the selector
+        # `came-from`; no official clause reads it, and an engine need not keep it.
+        game.pop("came-from", None)
         for key in UNORDERED_GAME_LISTS:
             if isinstance(game.get(key), list):
                 game[key] = sorted(game[key], key=str)

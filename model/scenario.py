@@ -292,13 +292,10 @@ class _Reader:
             card = state.objects.get(str(raw.get("id"))) if isinstance(raw, dict) else None
             source = card.exiled_with if card is not None else None
             if card is not None and source is not None and (
-                    source not in state.objects
-                    or state.where[source].game != state.where[card.id].game):
+                    source == card.id or source in state.games):
                 raise self.err(self.where.key("card", i, "exiled-with", card.id),
-                               f"card {card.id}: exiled-with must name an object of its game "
-                               f"({state.where[card.id].game}); {source!r} is not one (an "
-                               "object that left is no longer the one that exiled it, CR "
-                               "400.7)")
+                               f"card {card.id}: exiled-with names the object that exiled it "
+                               "(CR 607.2a): another object, or one that is no longer there")
         for i, game in enumerate(state.games.values()):
             for trigger in game.pending_triggers:
                 if trigger.id in state.objects or trigger.id in state.games:
@@ -518,10 +515,10 @@ class _Reader:
             raise self.err(self.where.key("card", i, "types", cid),
                            f"card {cid}: a commander is a creature or planeswalker card "
                            "(CR 903.3)")
-        if zone.kind == "battlefield" and not card.permanent_card:
+        if zone.kind == "battlefield" and not card.permanent_card and card.face_up:
             raise self.err(self.where.key("card", i, "at", cid),
-                           f"card {cid}: only a permanent card is on the battlefield "
-                           "(CR 110.4b, 304.4, 307.4)")
+                           f"card {cid}: only a permanent card is on the battlefield face up "
+                           "(CR 110.4b, 304.4, 307.4; a manifested instant is face down)")
         if "exiled-with" in t:
             if zone.kind != "exile":
                 raise self.err(self.where.key("card", i, "exiled-with", cid),

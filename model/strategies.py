@@ -51,7 +51,7 @@ battlefield, copies and abilities on the stack (CR 111.7); a card is brought int
 only by its owner (as every "outside the game" card of the rulings says: "a card you
 own"), and the one nontraditional card brought in is a dungeon, into the command zone
 (701.49a, 309.4); a move sends a nontraditional card only where it may be; a restart
-exempts only traditional cards in the active game's exile (Karn Liberated, 726.5); only a
+names its source, Karn Liberated, whose exiled cards it leaves in exile (726.5); only a
 card, token or copy that may be face down is turned over (708.2); control changes only of
 a permanent or an object on the stack (108.4). Events that go against these are left to
 dedicated tests.

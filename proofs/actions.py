@@ -55,9 +55,13 @@ def a_move(enc: Encoder, pre: SymState, active: Any) -> SymState:
         z3.Implies(outside, is_card),
         # Only a permanent card goes onto the battlefield (110.4b, 304.4, 307.4).
         z3.Implies(z3.And(is_card, to == enc.z("battlefield")), pre.get("permanent_card", x)),
-        # What exiles a card is another object of the active game, and only into exile.
-        z3.Implies(exiler != u.noobj, z3.And(is_card, to == enc.z("exile"), exiler != x,
-                                              _object_in_active(enc, pre, exiler, active))),
+        # What exiles a card is another object of the active game, a permanent or on the
+        # stack (607.2a), and only into exile.
+        z3.Implies(exiler != u.noobj, z3.And(
+            is_card, to == enc.z("exile"), exiler != x,
+            _object_in_active(enc, pre, exiler, active),
+            z3.Or(pre.get("zone", exiler) == enc.z("battlefield"),
+                  pre.get("zone", exiler) == enc.z("stack")))),
         z3.Implies(is_card, to != enc.z("effects")),
         z3.Implies(z3.Or(player_zone, to == enc.z("deck")),
                    z3.And(to_player != u.nobody, pre.get("plays", active, player))),
@@ -181,6 +185,10 @@ def a_turn(enc: Encoder, pre: SymState, active: Any) -> SymState:
         _object_in_active(enc, pre, x, active),
         z3.Or(*(pre.get("kind", x) == u.enum("kind", k) for k in ("card", "token", "copy"))),
         z3.Or(*(pre.get("zone", x) == enc.z(k) for k in FACE_DOWN_ZONES if k != "deck")),
+        # A face-down permanent whose card is no permanent card stays face down (701.40b).
+        z3.Implies(z3.And(up, pre.get("zone", x) == enc.z("battlefield"),
+                          pre.get("kind", x) == u.enum("kind", "card")),
+                   pre.get("permanent_card", x)),
     ]
     enc.params.update(object=x, up=up)
     o = u.const("o", "obj")

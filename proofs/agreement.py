@@ -146,8 +146,12 @@ def _pinned(rulebook: Rulebook, situation: Situation, event: Event, outcome: Any
             binding: Binding, timeout: float) -> Pinned:
     post = outcome.situation if outcome is not None else situation
     names = _names(situation, post)
+    # A name the event gives that is no object (a restart's source that is gone, 112.7a) is
+    # an element of the pre-state too, where nothing exists by that name.
+    named = {name for sort, name in _named(event) if sort == "obj"}
+    names["obj"] = sorted({*names["obj"], *named})
     # Only the pre-state is pinned: what the event creates takes spare elements.
-    pre_objs = _names(situation, situation)["obj"]
+    pre_objs = sorted({*_names(situation, situation)["obj"], *named})
     pre_names = {k: [n for n in v if k != "obj" or n in pre_objs] for k, v in names.items()}
     pre_names["game"] = [g for g in names["game"] if g in situation.games
                          or any(e.id == g for e in situation.ended)]

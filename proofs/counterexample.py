@@ -363,7 +363,7 @@ def shrink(scenario: Scenario, keeps: Callable[[Scenario], bool]) -> Scenario:
 # Keys of scenario data whose values are words of the format or free text, never names.
 _NOT_NAMES = frozenset(("schema", "title", "description", "name", "do", "kind", "type", "face",
                         "phased", "position", "triggers", "variants", "result", "counters",
-                        "then", "to-kind"))
+                        "then", "to-kind", "types", "subtypes"))
 
 
 def canonical(scenario: Scenario) -> Scenario:

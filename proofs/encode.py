@@ -156,8 +156,7 @@ class Encoder:
         """The state after the event with what effects act on brought up to date once (see
         `forget`): an effect that ceased acts on nothing, and nothing acts on an object that moved
         or ceased (400.7); an object that moved or ceased was exiled by nothing, unless the
-        step that moved it says what exiled it (`exiled_by`), and nothing is exiled with an
-        object that moved or ceased (`_exiled_with`)."""
+        step that moved it says what exiled it (`exiled_by`, `_exiled_with`)."""
         u = self.u
         e = u.const("e!settle", "obj")
         o = u.const("o!settle", "obj")
@@ -172,11 +171,11 @@ class Encoder:
 
     def _exiled_with(self, s: SymState, o: Any) -> Any:
         """What exiled `o` after the event: for an object that moved, what the step that moved
-        it says (nothing, mostly); nothing if that object moved or ceased during the event
-        (400.7, 607.2a), as `model.interpreter.Interpreter._unlink` reads it."""
-        w = z3.If(z3.Select(self.touched, o), z3.Select(self.exiled_by, o),
-                  s.get("exiled_with", o))
-        return z3.If(z3.And(w != self.u.noobj, z3.Select(self.touched, w)), self.u.noobj, w)
+        it says (nothing, mostly: a new object, 400.7); otherwise what exiled it before. The
+        record stays when the object that exiled it moves: an ability of it on the stack still
+        refers to the cards it exiled (112.7a, 607.2a)."""
+        return z3.If(z3.Select(self.touched, o), z3.Select(self.exiled_by, o),
+                     s.get("exiled_with", o))
 
     def inside(self, s: SymState, o: Any) -> Any:
         """`o` exists in a zone of some game, not outside the game (400.11)."""

@@ -109,8 +109,9 @@ def e_restart(enc: Encoder, pre: SymState, active: Any) -> SymState:
         z3.Not(pre.get("aura", o))))
     enc.constraints += [
         pre.get("plays", active, controller),
-        z3.Or(source == u.noobj, z3.And(enc.inside(pre, source),
-                                         pre.get("game", source) == active)),
+        # An object of the game, or one no longer there (its ability still resolves, 112.7a).
+        z3.Or(source == u.noobj, z3.Not(pre.get("exists", source)),
+              z3.And(enc.inside(pre, source), pre.get("game", source) == active)),
     ]
     enc.params.update(controller=controller, exempt=exempt, then=then, source=source)
     enc.bind("restarted", active)

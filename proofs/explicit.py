@@ -111,8 +111,11 @@ def events(state: Situation) -> Iterator[Event]:
     """The events tried from a situation: each player of the active game starts a subgame,
     restarts the game and leaves it; a subgame ends with no result and with a winner; every card
     outside the active game is brought in; every object in it phases and changes control to
-    each other player; and a restart exempts the active game's first object, with Karn
-    Liberated's further instruction. Many are refused (`steps` says which)."""
+    each other player; each card in its exile is exiled again with its first permanent or
+    object on the stack; and that object restarts the game as Karn Liberated does, with the
+    further instruction (no card of these situations is recorded as exiled with anything, so
+    none is left in exile: that takes the exile one step before). Many are refused (`steps`
+    says which)."""
     active = state.active_game()
     for player in active.players:
         yield Event("start-subgame", {"by": player})
@@ -130,10 +133,19 @@ def events(state: Situation) -> Iterator[Event]:
             for player in active.players:
                 if player != obj.controller:
                     yield Event("control", {"object": obj.id, "player": player})
-    exempt = [o.id for o in state.objects.values() if state.where[o.id].game == active.id]
-    if exempt:
-        yield Event("restart", {"controller": active.players[0], "exempt": exempt[:1],
-                                "then": "battlefield"})
+    # Karn Liberated restarting the game: the situations here record no card as exiled with
+    # anything, so the cards left in exile (computed, 726.5) are none; the exile with a
+    # source is each such move, one step before.
+    sources = [o.id for o in state.objects.values() if state.where[o.id].game == active.id
+               and state.where[o.id].kind in ("battlefield", "stack")]
+    for obj in state.objects.values():
+        if obj.is_card and state.where[obj.id] == ZoneRef(active.id, "exile"):
+            for source in sources[:1]:
+                yield Event("move", {"object": obj.id, "to": f"{active.id}/exile",
+                                     "exiled-with": source})
+    if sources:
+        yield Event("restart", {"controller": active.players[0], "then": "battlefield",
+                                "source": sources[0]})
 
 
 def steps(rulebook: Rulebook, players: int, cards: int,

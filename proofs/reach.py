@@ -268,13 +268,13 @@ class _Builder:
             elif self.state.where[obj.id] != dest:
                 if self.state.where[obj.id].is_outside or came_in(t, obj.id) == "main-game":
                     self.do("bring-in", card=obj.id, to=dest.kind, by=obj.controller)
-                elif obj.exiled_with is not None:  # exiled by an object there (607.2a)
-                    self.do("move", object=obj.id, to=dest.path(), position="bottom",
-                            exiled_with=obj.exiled_with)
                 else:
                     self.do("move", object=obj.id, to=dest.path(), position="bottom")
             if obj.controller != self.state.objects[obj.id].controller:
                 self.do("control", object=obj.id, player=obj.controller)
+        for obj in objects:
+            if obj.exiled_with is not None:
+                self.exile_with(obj, game)
         for obj in objects:
             now = self.state.objects[obj.id]
             if now.face_up != obj.face_up:
@@ -301,6 +301,22 @@ class _Builder:
         for obj in objects:
             if obj.phased_out:
                 self.do("phase", object=obj.id, out=True)
+
+    def exile_with(self, card: GameObject, game: Game) -> None:
+        """Exile `card` again, now with the object that exiled it in `target` (607.2a), once
+        everything else of its game is in place: that object, a permanent or on the stack,
+        does it; one that is no longer there does it as a token that then leaves the
+        battlefield and ceases to exist (704.5d): the card stays exiled with it."""
+        source = str(card.exiled_with)
+        exile = self.zone(ZoneRef(game.id, "exile")).path()
+        if source in self.target.objects:
+            self.do("move", object=card.id, to=exile, position="bottom", exiled_with=source)
+            return
+        built = self.games[game.id]
+        self.do("create", kind="token", id=source, controller=card.owner,
+                to=f"{built}/battlefield")
+        self.do("move", object=card.id, to=exile, position="bottom", exiled_with=source)
+        self.do("move", object=source, to=f"{built}/graveyard/{card.owner}")
 
     def create(self, obj: GameObject, dest: ZoneRef) -> None:
         """Create a non-card object under its owner's control (111.1: its owner is the

@@ -826,7 +826,8 @@ def decide(requests: list[tuple[Rulebook, list[Obligation]]],
     in the cache is answered from it, results marked `cached`; every other batch is decided
     whole, as without a cache, since an obligation's answer may depend on those decided
     before it against the same encoding (`Encodings`): the answers of a warm run are those
-    of a cold one. Each proof decided is then kept in the cache."""
+    of a cold one with the same obligations (docs/cache.md says when they may not be).
+    Each proof decided is then kept in the cache."""
     total = sum(len(todo) for _, todo in requests)
     done: list[Result] = []
 

@@ -44,7 +44,10 @@ card = [
   {{ id = "bear", owner = "Bob", at = "main/battlefield" }},
   {{ id = "lib", owner = "Bob", at = "main/library/Bob", types = ["sorcery"] }},
 ]
-object = [{{ id = "karn-ability", kind = "ability", controller = "Ann", at = "main/stack" }}]
+object = [
+  {{ id = "karn-ability", kind = "ability", controller = "Ann", at = "main/stack" }},
+  {{ id = "tok", kind = "token", controller = "Bob", at = "main/battlefield" }},
+]
 '''
 RESTART = Event("restart", {"controller": "Ann", "source": "karn", "via": "karn-ability",
                             "then": "battlefield"})
@@ -77,17 +80,16 @@ def test_without_a_source_nothing_is_exempt() -> None:
     assert all(after.where[c].kind == "library" for c in ("goyf", "island"))  # type: ignore[attr-defined]
 
 
-def test_a_card_is_no_longer_exiled_with_an_object_that_moved() -> None:
-    """400.7: Karn bounced and replayed is a new object; the cards the old one exiled are no
-    longer exiled with it, and its restart leaves none of them in exile."""
+def test_karn_dying_before_its_ability_resolves_still_leaves_its_cards() -> None:
+    """Karn at 14 loyalty activates -14 and dies (704.5i) before the ability resolves: the
+    ability on the stack still refers to the cards Karn exiled (112.7a, 607.2a)."""
     state = _karn().situation
-    moved = Interpreter().step(state, Event("move", {"object": "karn",
-                                                     "to": "main/hand/Ann"})).situation
-    assert all(moved.objects[c].exiled_with is None for c in ("goyf", "pacifism", "bolt"))
-    assert moved.objects["forest"].exiled_with == "bear"  # another object's record stays
-    after = Interpreter().step(moved, Event("restart", {"controller": "Ann", "source": "karn",
-                                                        "then": "battlefield"})).situation
-    assert after.where["goyf"].kind == "library"
+    dead = Interpreter().step(state, Event("move", {"object": "karn",
+                                                    "to": "main/graveyard/Ann"})).situation
+    assert dead.objects["goyf"].exiled_with == "karn"
+    after = Interpreter().step(dead, RESTART).situation
+    assert after.where["goyf"].kind == "battlefield"
+    assert after.where["pacifism"].kind == "library"
 
 
 def test_a_move_into_exile_records_what_exiled_the_card() -> None:
@@ -104,7 +106,9 @@ def test_a_move_into_exile_records_what_exiled_the_card() -> None:
      "into exile"),
     (Event("move", {"object": "swords", "to": "main/exile", "exiled-with": "nothing"}),
      "no object"),
-    (Event("restart", {"controller": "Ann", "source": "nothing"}), "no object"),
+    (Event("restart", {"controller": "Ann", "source": "main"}), "no object"),
+    (Event("move", {"object": "swords", "to": "main/exile", "exiled-with": "lib"}),
+     "neither a permanent nor on the stack"),
 ])
 def test_refusals(event: Event, message: str) -> None:
     with pytest.raises(IllegalEvent, match=message):
@@ -125,7 +129,8 @@ def test_the_exempt_argument_of_earlier_versions_is_refused_with_the_way_out() -
     Event("move", {"object": "lib", "to": "main/exile", "exiled-with": "karn"}),
     Event("move", {"object": "karn", "to": "main/graveyard/Ann"}),
     Event("move", {"object": "goyf", "to": "main/hand/Bob"}),
-], ids=["karn", "no-source", "exile-with", "karn-moves", "exiled-card-moves"])
+    Event("restart", {"controller": "Ann", "source": "gone-karn"}),
+], ids=["karn", "no-source", "exile-with", "karn-moves", "exiled-card-moves", "gone-source"])
 def test_both_readings_agree(event: Event) -> None:
     assert conform(official(), _karn().situation, event) == []
 
@@ -133,7 +138,10 @@ def test_both_readings_agree(event: Event) -> None:
 @pytest.mark.parametrize("event", [
     Event("move", {"object": "swords", "to": "main/battlefield"}),
     Event("move", {"object": "swords", "to": "main/graveyard/Bob", "exiled-with": "karn"}),
-], ids=["instant-to-battlefield", "exiled-with-elsewhere"])
+    Event("move", {"object": "swords", "to": "main/exile", "exiled-with": "lib"}),
+    Event("move", {"object": "tok", "to": "main/exile", "exiled-with": "karn"}),
+], ids=["instant-to-battlefield", "exiled-with-elsewhere", "exiler-in-a-library",
+        "token-exiled-with"])
 def test_both_readings_refuse(event: Event) -> None:
     assert conform_refusal(official(), _karn().situation, event) == []
 
@@ -166,12 +174,12 @@ step = [
 @pytest.mark.parametrize(("change", "message"), [
     (('id = "bear", owner = "Bob", at = "main/battlefield"',
       'id = "bear", owner = "Bob", at = "main/battlefield", types = ["sorcery"]'),
-     "only a permanent card is on the battlefield"),
+     "only a permanent card is on the battlefield face up"),
     (('types = ["enchantment"], subtypes', 'types = ["creature"], subtypes'),
      "an Aura is an enchantment"),
     (('at = "main/graveyard/Bob", types', 'at = "main/graveyard/Bob", exiled-with = "karn", types'),
      "exiled-with names what exiled a card in exile"),
-    (('exiled-with = "bear"', 'exiled-with = "gone"'), "must name an object of its game"),
+    (('exiled-with = "bear"', 'exiled-with = "forest"'), "another object"),
     (('types = ["land"] },\n  { id = "swords"', 'types = ["lands"] },\n  { id = "swords"'),
      "types must be card types"),
 ])
@@ -199,3 +207,18 @@ def test_the_karn_examples_replay() -> None:
     after = Interpreter().run(scenario.situation, scenario.events).situation
     assert after.where["bob-tarmogoyf"].kind == "battlefield"
     assert after.where["bob-pacifism"].kind == "library"
+
+
+def test_a_manifested_instant_stays_face_down() -> None:
+    """A face-down permanent may be an instant card (manifest, 701.40): the scenario reader
+    takes it; turning it face up is refused (701.40b), in both readings."""
+    text = KARN.replace('{ id = "bear", owner = "Bob", at = "main/battlefield" }',
+                        '{ id = "bear", owner = "Bob", at = "main/battlefield", face = "down", '
+                        'types = ["instant"] }')
+    scenario = _karn(text)
+    turn = Event("turn", {"object": "bear", "face": "up"})
+    with pytest.raises(IllegalEvent, match="cannot be turned face up"):
+        Interpreter().step(scenario.situation, turn)
+    assert conform_refusal(official(), scenario.situation, turn) == []
+    down = Event("turn", {"object": "goyf", "face": "down"})
+    assert conform(official(), scenario.situation, down) == []

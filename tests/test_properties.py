@@ -325,11 +325,19 @@ class SubgamesAndRestarts(RuleBasedStateMachine):
     def restart(self, data: st.DataObject) -> None:
         assert self.state is not None
         gid, players = self._active()
-        cards = [c.id for c in self.state.cards() if self.state.where[c.id].game == gid]
+        here = [o for o in self.state.objects if self.state.where[o].game == gid]
+        exiled = [c for c in here if self.state.where[c].kind == "exile"
+                  and self.state.objects[c].is_card]
+        sources = [o for o in here if self.state.where[o].kind in ("battlefield", "stack")]
         args: dict[str, object] = {"controller": data.draw(st.sampled_from(players))}
-        exempt = data.draw(st.lists(st.sampled_from(cards), max_size=2, unique=True)) if cards else []
-        if exempt:
-            args["exempt"] = exempt
+        if exiled and sources and data.draw(st.booleans()):
+            # Karn Liberated exiles a card (607.2a), then restarts the game leaving it in
+            # exile if it is a non-Aura permanent card (726.5): the exemption is computed.
+            source = data.draw(st.sampled_from(sources))
+            card = data.draw(st.sampled_from(exiled))
+            self.apply(Event("move", {"object": card, "to": f"{gid}/exile",
+                                      "exiled-with": source}))
+            args["source"] = source
             args["then"] = "battlefield"
         self.apply(Event("restart", args))
 

@@ -366,11 +366,15 @@ def test_726_5_exempt_cards_are_not_in_the_deck_and_do_not_count_for_the_library
     assert at(s, "a1") == f"{new.id}/exile" and at(s, "cmdA") == f"{new.id}/exile"
     assert len(ids(s, f"{new.id}/library/A")) == 7  # a2..a7 and Karn itself
     assert new.doomed == []
-    out, new = karn(run(karn_game(), [ev("move", object="karn", to="main/exile"),
-                                      ev("move", object="a1", to="main/exile")]).situation,
-                    exempt=("a1", "karn"), then=None)
+    # Karn itself exiled, by another Karn (Bob's): both exempt, A's library is six cards.
+    state, other = exiled_with_karn(
+        run(karn_game(), [ev("move", object="karn", to="main/exile"),
+                          ev("move", object="a1", to="main/exile")]).situation,
+        ("a1", "karn"), "B", karn="bobs-karn")
+    out = run(state, [ev("restart", controller="A", source=other)])
+    (new,) = new_games(state, out.situation)
     assert len(ids(out.situation, f"{new.id}/library/A")) == 6
-    assert new.doomed == ["A"]  # 726.3
+    assert "A" in new.doomed  # 726.3
 
 
 def test_the_restart_starting_player_is_always_the_controller():
