@@ -27,6 +27,7 @@ def test_official_proof_is_up_to_the_rules_bound_even_when_asked_for_less() -> N
     assert result.status is Status.PROVED and result.bound == 8
 
 
+@pytest.mark.slow  # moved behind slow to keep the quick suite quick (issue 9)
 def test_a_threshold_of_four_is_refuted() -> None:
     rulebook = load_amendment(REGRESSIONS / "short-library-at-four.amendment.toml").apply(official())
     assert prove(rulebook, SHORT, timeout=30, bound=1).status is Status.REFUTED

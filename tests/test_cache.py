@@ -238,6 +238,7 @@ def test_a_warm_run_answers_from_the_cache_as_the_cold_run_did(tmp_path: Path) -
     assert [e.message for e in validator.iter_errors(document)] == []
 
 
+@pytest.mark.slow  # moved behind slow to keep the quick suite quick (issue 9)
 def test_a_refutation_is_never_kept(tmp_path: Path) -> None:
     rules = load_amendment(TOKENS).apply(official())
     only = ["restart.nothing-else", "restart.players"]  # one batch: one refuted, one proved
@@ -325,6 +326,7 @@ def test_a_bad_cache_folder_is_one_line_and_exit_2(tmp_path: Path, where: str,
     assert code == 0, err
 
 
+@pytest.mark.slow  # two rulebooks decided twice: about 8 s
 def test_amend_keeps_the_proofs_of_both_rulebooks(tmp_path: Path,
                                                   capsys: pytest.CaptureFixture[str]) -> None:
     args = ["amend", str(TOKENS), "--only", "restart.nothing-else", "--only", "restart.players",

@@ -191,7 +191,9 @@ def test_only_cards_go_outside() -> None:
 # ---- both readings --------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("came", ["outside", "main-game", "library", "command", "hand"])
+# Each takes 2 to 12 s: the first is in the quick suite, the others behind `slow`.
+@pytest.mark.parametrize("came", ["outside", *(pytest.param(c, marks=pytest.mark.slow) for c in (
+    "main-game", "library", "command", "hand"))])
 def test_both_readings_agree_on_the_selector_and_the_outside_destination(came: str) -> None:
     rulebook = _step({"game": "subgame", "came-from": came}, {"zone": "outside"})
     assert conform(rulebook, _subgame().situation, Event("end-subgame", {})) == []
@@ -273,6 +275,7 @@ def test_the_records_structure_is_proved(invariant: str, event: str) -> None:
     assert prove(official(), Obligation(by_id(invariant), event)).status == Status.PROVED
 
 
+@pytest.mark.slow  # moved behind slow to keep the quick suite quick (issue 9)
 def test_the_amendment_is_refuted_with_a_reached_trace() -> None:
     ob = Obligation(by_id("end.traditional-to-owner-library"), "end-subgame")
     assert prove(official(), ob).status == Status.PROVED

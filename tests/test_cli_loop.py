@@ -132,6 +132,7 @@ def test_nothing_close_names_where_to_look(capsys: pytest.CaptureFixture[str]) -
     assert code == 2 and "no invariant 'zzz' (see shahrazad invariants)" in err
 
 
+@pytest.mark.slow  # moved behind slow to keep the quick suite quick (issue 9)
 def test_amend_only(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "amend", BREAKS_COMMANDERS, "--only", "end.commanders-return",
                        "--format", "json")
@@ -217,6 +218,7 @@ def test_did_you_mean_in_an_amendment(capsys: pytest.CaptureFixture[str], tmp_pa
         "did you mean 'subgame.end.commander'?" in err
 
 
+@pytest.mark.slow  # moved behind slow to keep the quick suite quick (issue 9)
 def test_check_rules_reports_progress() -> None:
     from shahrazad.model.rulebook import official
     from shahrazad.proofs.rules_check import FATE, fates

@@ -60,9 +60,11 @@ def test_every_example_step_conforms(path: Path) -> None:
 def test_every_small_situation_conforms(depth: int) -> None:
     taken, refused, found = conformance.exhaustive(official(), players=1, cards=1,
                                                    depth=depth)
-    # 53 taken and 53 refused at one game, 179 and 79 at two (a restart exempts only a card
-    # in exile, a card is turned over only where it can be face down, and so on).
-    assert taken >= 50 and refused >= 50
+    # 56 taken and 37 refused at one game (2026-11-30: Karn's restart is tried only where a
+    # permanent or an object on the stack can be its source; 53 and 53 before, when any
+    # object was named exempt), more at two (a card is turned over only where it can be
+    # face down, and so on).
+    assert taken >= 50 and refused >= 30
     assert found == []
 
 

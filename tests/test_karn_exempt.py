@@ -123,13 +123,16 @@ def test_the_exempt_argument_of_earlier_versions_is_refused_with_the_way_out() -
 # ---- both readings --------------------------------------------------------------------------
 
 
+SLOW = pytest.mark.slow  # a restart's conformance takes 4 to 9 s: the first is quick
+
+
 @pytest.mark.parametrize("event", [
     RESTART,
-    Event("restart", {"controller": "Ann"}),
+    pytest.param(Event("restart", {"controller": "Ann"}), marks=SLOW),
     Event("move", {"object": "lib", "to": "main/exile", "exiled-with": "karn"}),
     Event("move", {"object": "karn", "to": "main/graveyard/Ann"}),
     Event("move", {"object": "goyf", "to": "main/hand/Bob"}),
-    Event("restart", {"controller": "Ann", "source": "gone-karn"}),
+    pytest.param(Event("restart", {"controller": "Ann", "source": "gone-karn"}), marks=SLOW),
 ], ids=["karn", "no-source", "exile-with", "karn-moves", "exiled-card-moves", "gone-source"])
 def test_both_readings_agree(event: Event) -> None:
     assert conform(official(), _karn().situation, event) == []
@@ -146,6 +149,7 @@ def test_both_readings_refuse(event: Event) -> None:
     assert conform_refusal(official(), _karn().situation, event) == []
 
 
+@pytest.mark.slow
 def test_both_readings_agree_on_the_selectors_and_a_step_onto_the_battlefield() -> None:
     """An amendment's step puts the restarted game's exiled Auras and non-permanent cards
     onto the new battlefield: the Aura goes, the instant stays (110.4b)."""

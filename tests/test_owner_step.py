@@ -72,6 +72,7 @@ def test_both_readings_agree_on_the_step(amended: bool) -> None:
     assert conform(rulebook, scenario.situation, scenario.events[0]) == []
 
 
+@pytest.mark.slow  # moved behind slow to keep the quick suite quick (issue 9)
 def test_no_owner_changes_is_a_proof_about_the_steps() -> None:
     ob = Obligation(by_id("restart.owners"), "restart")
     assert prove(official(), ob).status == Status.PROVED

@@ -248,6 +248,7 @@ def test_batches_depend_on_the_obligations_only() -> None:
         assert group == sorted(group) and len(group) <= verify_module.BATCH
 
 
+@pytest.mark.slow  # moved behind slow to keep the quick suite quick (issue 9)
 def test_verify_of_some_events_and_of_several_rulebooks_at_once() -> None:
     """`decide` answers each request under its own rulebook, in its order."""
     amended = load_amendment(ROOT / "examples/amendments/restart-keeps-emblems.toml").apply(
@@ -345,6 +346,7 @@ def test_rules_checks_on_the_official_rules() -> None:
                         for c in lost)
 
 
+@pytest.mark.slow  # moved behind slow to keep the quick suite quick (issue 9)
 def test_a_removed_clause_can_make_an_invariant_vacuous_or_a_clause_dead() -> None:
     from shahrazad.proofs.rules_check import dead_clauses
 
@@ -379,6 +381,7 @@ def test_the_two_readings_agree_on_random_situations(data: st.DataObject) -> Non
     assert check(official(), situation, event) == []
 
 
+@pytest.mark.slow  # moved behind slow to keep the quick suite quick (issue 9)
 def test_counterexamples_are_written_with_pictures(tmp_path: Path,
                                                    capsys: pytest.CaptureFixture[str]) -> None:
     code, _, _ = run(capsys, "verify", "--amendment",

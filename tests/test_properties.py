@@ -163,6 +163,7 @@ def test_scenarios_replay(scenario: Scenario) -> None:
     assert [e.as_data() for e in back.events] == [e.as_data() for e in scenario.events]
 
 
+@pytest.mark.slow  # moved behind slow to keep the quick suite quick (issue 9)
 @FAST
 @given(st.data())
 def test_rule_events_only(data: st.DataObject) -> None:

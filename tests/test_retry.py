@@ -42,6 +42,7 @@ FIRST_UNREACHED = (("subgames-16", "end.cards-conserved"), ("subgames-16", "end.
                    ("subgames-01", "structure.no-nontraditional-in-library"))
 
 
+@pytest.mark.slow  # moved behind slow to keep the quick suite quick (issue 9)
 def test_an_unreachable_first_counterexample_is_excluded_and_another_is_reached(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """Under a past wording, z3's first counterexample is a situation the wording never makes
@@ -95,6 +96,7 @@ def test_no_other_counterexample_is_no_proof() -> None:
                                     "counterexample replays, but no reaching trace")
 
 
+@pytest.mark.slow  # moved behind slow to keep the quick suite quick (issue 9)
 def test_retries_give_the_same_answer_every_time() -> None:
     rulebook = _wording("subgames-16")
     for invariant in ("end.decks-return", "end.cards-conserved"):
