@@ -17,6 +17,7 @@ from shahrazad.model.objects import parse_zone
 from shahrazad.model.rulebook import Rulebook, official
 from shahrazad.model.scenario import parse_scenario, situation_data
 from shahrazad.model.state import Game, Situation
+from shahrazad.proofs.amendment import parse_amendment
 
 
 def _keys(kw: dict[str, Any]) -> dict[str, Any]:
@@ -122,3 +123,12 @@ def exiled_with_karn(state: Situation, cards: Iterable[str], controller: str,
         if table["id"] in wanted:
             table["exiled-with"] = karn
     return parse_scenario(tomli_w.dumps(data), file="<test situation>").situation, karn
+
+
+def with_step(on: str, before: str, rule: str, *steps: dict[str, Any]) -> Rulebook:
+    """The official rules with one more clause, `test.step`, on the event `on`, just before
+    the clause `before`: an amendment written as data and read as a file is."""
+    text = tomli_w.dumps({"add": [{"before": before, "name": "test.step",
+                                   "cr": {"2026-01-16": rule}, "summary": "A step under test.",
+                                   "on": on, "step": list(steps)}]})
+    return parse_amendment(text, file="step.toml").apply(official())

@@ -24,10 +24,12 @@ from shahrazad.model.rulebook import Rulebook, official
 from shahrazad.model.scenario import Scenario, parse_scenario
 from shahrazad.model.state import Situation
 from shahrazad.model.strategies import situations
-from shahrazad.proofs.amendment import load_amendment, parse_amendment
+from shahrazad.proofs.amendment import load_amendment
 from shahrazad.proofs.conformance import conform
 from shahrazad.proofs.reach import is_beginning
 from shahrazad.proofs.verify import Obligation, Status, prove
+
+from tests.situations import with_step
 
 ROOT = Path(__file__).resolve().parent.parent
 AMENDMENT = ROOT / "examples" / "amendments" / "brought-in-cards-go-back-outside.toml"
@@ -99,24 +101,8 @@ def _amended() -> Rulebook:
 
 def _step(select: dict[str, object], move_to: dict[str, object]) -> Rulebook:
     """The official rules with one more clause on end-subgame, its first."""
-    text = f'''
-[[add]]
-before = "subgame.end.result"
-name = "test.step"
-cr = {{ "2026-01-16" = "728.5" }}
-summary = "A step under test."
-on = "end-subgame"
-step = [ {{ select = {_inline(select)}, move-to = {_inline(move_to)} }} ]
-'''
-    return parse_amendment(text, file="step.toml").apply(official())
-
-
-def _inline(table: dict[str, object]) -> str:
-    def value(v: object) -> str:
-        if isinstance(v, list):
-            return "[" + ", ".join(value(x) for x in v) + "]"
-        return f'"{v}"'
-    return "{ " + ", ".join(f"{k} = {value(v)}" for k, v in table.items()) + " }"
+    return with_step("end-subgame", "subgame.end.result", "728.5",
+                     {"select": select, "move-to": move_to})
 
 
 # ---- the interpreter ------------------------------------------------------------------------

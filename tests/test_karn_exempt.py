@@ -19,9 +19,10 @@ from shahrazad.model.events import Event, check_event
 from shahrazad.model.interpreter import Interpreter
 from shahrazad.model.rulebook import Rulebook, official
 from shahrazad.model.scenario import Scenario, parse_scenario
-from shahrazad.proofs.amendment import parse_amendment
 from shahrazad.proofs.conformance import conform, conform_refusal
 from shahrazad.proofs.verify import Obligation, Status, prove
+
+from tests.situations import with_step
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -153,19 +154,12 @@ def test_both_readings_refuse(event: Event) -> None:
 def test_both_readings_agree_on_the_selectors_and_a_step_onto_the_battlefield() -> None:
     """An amendment's step puts the restarted game's exiled Auras and non-permanent cards
     onto the new battlefield: the Aura goes, the instant stays (110.4b)."""
-    onto = '{ game = "new", zone = "battlefield" }'
-    amended = parse_amendment(f'''
-[[add]]
-before = "restart.cards-involved"
-name = "test.exiled-to-battlefield"
-cr = {{ "2026-01-16" = "726.5" }}
-summary = "A step under test."
-on = "restart"
-step = [
-  {{ select = {{ game = "restarted", zone = "exile", aura = true }}, move-to = {onto} }},
-  {{ select = {{ game = "restarted", zone = "exile", permanent-card = false }}, move-to = {onto} }},
-]
-''', file="step.toml").apply(official())
+    onto = {"game": "new", "zone": "battlefield"}
+    amended = with_step(
+        "restart", "restart.cards-involved", "726.5",
+        {"select": {"game": "restarted", "zone": "exile", "aura": True}, "move-to": onto},
+        {"select": {"game": "restarted", "zone": "exile", "permanent-card": False},
+         "move-to": onto})
     after = Interpreter(amended).step(_karn().situation, RESTART).situation
     assert after.where["pacifism"].kind == "battlefield"
     assert after.where["bolt"].kind == "library"  # stayed, then went with the rest (726.2)
