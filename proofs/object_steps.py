@@ -171,18 +171,9 @@ def move(enc: Encoder, s: SymState, sel_spec: Selector, dest: Destination, label
     controller = z3.If(is_card, s.get("owner", o), s.get("controller", o))
     if dest.control == "event-controller" and "controller" in enc.params:
         controller = enc.params["controller"]
-    changes: dict[str, Any] = {
-        "zone": z3.Lambda([o], z3.If(moved, enc.z(dest.zone), s.get("zone", o))),
-        "game": z3.Lambda([o], z3.If(moved, game, s.get("game", o))),
-        "zone_player": z3.Lambda([o], z3.If(moved, player if player is not None else u.nobody,
-                                            s.get("zone_player", o))),
-        "zone_deck": z3.Lambda([o], z3.If(moved, deck if deck is not None else
-                                          u.enum("deck", "none"), s.get("zone_deck", o))),
-        "has_counters": z3.Lambda([o], z3.If(moved, enc.false(), s.get("has_counters", o))),
-        "phased_out": z3.Lambda([o], z3.If(moved, enc.false(), s.get("phased_out", o))),
-        "controller": z3.Lambda([o], z3.If(moved, controller, s.get("controller", o))),
-    }
-    changes.update(enc.forget(s, o, moved, enc.false()))
+    changes = _arrive(enc, s, o, moved, enc.z(dest.zone), game,
+                      player if player is not None else u.nobody,
+                      deck if deck is not None else u.enum("deck", "none"), controller)
     if dest.face != "keep":
         changes["face_up"] = z3.Lambda([o], z3.If(moved, z3.BoolVal(dest.face == "up", u.ctx),
                                                   s.get("face_up", o)))
@@ -202,15 +193,25 @@ def _outside(enc: Encoder, s: SymState, o: Any, leaving: Any, label: str) -> Sym
     outside the game (400.11) as a new object (400.7), face up, under its owner's control;
     any other object stays."""
     u = enc.u
-    changes: dict[str, Any] = {
-        "zone": z3.Lambda([o], z3.If(leaving, enc.z(OUTSIDE), s.get("zone", o))),
-        "game": z3.Lambda([o], z3.If(leaving, u.nogame, s.get("game", o))),
-        "zone_player": z3.Lambda([o], z3.If(leaving, u.nobody, s.get("zone_player", o))),
-        "zone_deck": z3.Lambda([o], z3.If(leaving, u.enum("deck", "none"), s.get("zone_deck", o))),
-        "has_counters": z3.Lambda([o], z3.If(leaving, enc.false(), s.get("has_counters", o))),
-        "phased_out": z3.Lambda([o], z3.If(leaving, enc.false(), s.get("phased_out", o))),
-        "face_up": z3.Lambda([o], z3.If(leaving, enc.true(), s.get("face_up", o))),
-        "controller": z3.Lambda([o], z3.If(leaving, s.get("owner", o), s.get("controller", o))),
-    }
-    changes.update(enc.forget(s, o, leaving, enc.false()))
+    changes = _arrive(enc, s, o, leaving, enc.z(OUTSIDE), u.nogame, u.nobody,
+                      u.enum("deck", "none"), s.get("owner", o))
+    changes["face_up"] = z3.Lambda([o], z3.If(leaving, enc.true(), s.get("face_up", o)))
     return enc.next_state(s, label, **changes)
+
+
+def _arrive(enc: Encoder, s: SymState, o: Any, moved: Any, zone: Any, game: Any, player: Any,
+            deck: Any, controller: Any) -> dict[str, Any]:
+    """Where each object `o` for which `moved` holds is after it moves (to `zone` of `game`, of
+    `player`, in `deck`), as a new object (400.7): no counters, phased in, under `controller`,
+    nothing acting on it; the others as they were. The face and the marks are the caller's."""
+    changes: dict[str, Any] = {
+        "zone": z3.Lambda([o], z3.If(moved, zone, s.get("zone", o))),
+        "game": z3.Lambda([o], z3.If(moved, game, s.get("game", o))),
+        "zone_player": z3.Lambda([o], z3.If(moved, player, s.get("zone_player", o))),
+        "zone_deck": z3.Lambda([o], z3.If(moved, deck, s.get("zone_deck", o))),
+        "has_counters": z3.Lambda([o], z3.If(moved, enc.false(), s.get("has_counters", o))),
+        "phased_out": z3.Lambda([o], z3.If(moved, enc.false(), s.get("phased_out", o))),
+        "controller": z3.Lambda([o], z3.If(moved, controller, s.get("controller", o))),
+    }
+    changes.update(enc.forget(s, o, moved, enc.false()))
+    return changes
