@@ -89,7 +89,9 @@ def catalog_problems(situation: Situation) -> list[str]:
         env = _witness(evaluator, inv.term)
         where = f" [{', '.join(f'{k} = {v}' for k, v in env.items())}]" if env else ""
         rules = f"CR {', '.join(inv.rules)}; " if inv.rules else ""
-        out.append(f"{inv.id}{where}: {inv.statement} ({rules}clauses {', '.join(inv.clauses)})")
+        kept_by = f"clauses {', '.join(inv.clauses)}" if inv.clauses else ""
+        cited = f"{rules}{kept_by}".removesuffix("; ")
+        out.append(f"{inv.id}{where}: {inv.statement} ({cited})")
     return out
 
 

@@ -20,7 +20,11 @@ from .simulate import situation_text
 def explain(result: Result) -> list[str]:
     """A refuted obligation in words: what broke, which steps acted, before and after."""
     inv = result.obligation.invariant
-    lines = [f"  broken: {inv.statement}", f"  clauses that should keep it: {', '.join(inv.clauses)}"]
+    lines = [f"  broken: {inv.statement}"]
+    if inv.clauses:
+        lines.append(f"  clauses that should keep it: {', '.join(inv.clauses)}")
+    if inv.rules:
+        lines.append(f"  rules that state it: CR {', '.join(inv.rules)}")
     replay = result.replay
     if replay is not None and replay.witness:
         lines.append("  witness: " + ", ".join(f"{k} = {v}" for k, v in replay.witness.items()))
