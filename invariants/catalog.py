@@ -311,6 +311,9 @@ def _structure(s: State) -> list[tuple[str, str, tuple[str, ...], Term]]:
          forall(o, implies(s.exists(o) & ne(s.exiled_with(o), noobj()),
                            s.is_card(o) & s.inside(o) & eq(s.zone(o), zone("exile"))
                            & ne(s.exiled_with(o), o)))),
+        ("structure.one-place", "Every card is in exactly one place: no object is a second "
+         "place of another card (a new object is a new object, not a card again).", (),
+         forall(o, implies(s.exists(o), eq(s.same_card(o), noobj())))),
         ("structure.card-controllers", "A card that is neither a permanent nor a spell (on "
          "neither the battlefield nor the stack) is its owner's to control.",
          ("restart.cards-involved", "subgame.end.return-cards"),
@@ -384,6 +387,7 @@ STRUCTURE_RULES: dict[str, tuple[str, ...]] = {
     "structure.characteristics": ("205.2a", "110.4b", "303.4", "304.4", "307.4", "717.1",
                                   "903.3", "701.40b"),
     "structure.exiled-with": ("607.2a", "400.7"),
+    "structure.one-place": ("108.2", "400.1", "400.7", "707.10a"),
     "structure.came-in-from-a-main-game": ("728.4", "728.4a"),
 }
 

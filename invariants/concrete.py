@@ -61,6 +61,7 @@ _OF_RECORD: dict[str, Callable[[GameObject], Any]] = {
     "permanent_card": attrgetter("permanent_card"),
     "aura": attrgetter("aura"),
     "exiled_with": lambda item: item.exiled_with or NOOBJ,
+    "same_card": lambda item: item.same_card or NOOBJ,
     "has_counters": lambda item: bool(item.counters),
     "watcher": lambda item: "leaves-zone" in item.triggers,
 }
@@ -98,7 +99,8 @@ def _affects(state: Situation, attribute: str, effect: str, target: str) -> bool
 def _absent(attribute: str) -> Any:
     return {"zone": "outside", "game": NOGAME, "zone_player": NOBODY, "zone_deck": "none",
             "owner": NOBODY, "controller": NOBODY, "kind": "card", "ctype": "none",
-            "own_deck": "none", "origin": NOGAME, "exiled_with": NOOBJ}.get(attribute, False)
+            "own_deck": "none", "origin": NOGAME, "exiled_with": NOOBJ,
+            "same_card": NOOBJ}.get(attribute, False)
 
 
 def _game_value(state: Situation, attribute: str, g: str, extra: str | None) -> Any:

@@ -59,6 +59,7 @@ ATTRIBUTES: Final[dict[str, tuple[tuple[str, ...], str]]] = {
     "permanent_card": (("obj",), "bool"),  # a card with a permanent type (110.4b)
     "aura": (("obj",), "bool"),            # an Aura card (303.4)
     "exiled_with": (("obj",), "obj"),      # what exiled the card, while it is in exile
+    "same_card": (("obj",), "obj"),        # the card it is a second place of (`copy-to`)
     "has_counters": (("obj",), "bool"),
     "present": (("game",), "bool"),        # the game's record and zones exist (until destroyed)
     "live": (("game",), "bool"),           # the game exists and has not ended

@@ -4,8 +4,9 @@ A clause is a list of steps run in order when its event happens. Two shapes of s
 so that an SMT encoder can read every step as a guarded update without knowing the rule:
 
 * **object steps**: a `select` (a conjunction of tests on one object) and one action,
-  `move-to`, `cease` or `set`. Each object is tested and updated on its own, so the step
-  is a function from an object's attributes to its new attributes.
+  `move-to`, `copy-to`, `cease` or `set`. Each object is tested and updated on its own, so
+  the step is a function from an object's attributes to its new attributes (`copy-to`
+  also makes one new object for each card it selects).
 * **game steps**: one key naming an action on games, zones, players or permissions:
   `create-game`, `suspend`, `resume`, `end-game`, `destroy-zones`, `shuffle`,
   `starting-player`, `short-library`, `procedure`, `cease-player-counters`, `finish-resolving`,
@@ -60,7 +61,14 @@ BEGUN: Final = PROCEDURE_STAGES[-1]  # the stage of a game that has begun: its f
 # later: from a main game ("main-game", 728.4a) or from outside the game ("outside", 400.11b).
 CAME_FROM: Final = (*(z for z in ZONE_KINDS if z != "effects"), "main-game", OUTSIDE)
 
-OBJECT_ACTIONS: Final = ("move-to", "cease", "set")
+OBJECT_ACTIONS: Final = ("move-to", "copy-to", "cease", "set")
+
+# What `copy-to` makes of each card it selects: a copy of the card (707.10a: a copy of a card
+# exists only on the stack or the battlefield), or "card": the card itself again, a second
+# place of one card, which no rule of the CR makes (an engine's or an old wording's reading,
+# for amendments; `structure.one-place` then fails).
+COPY_AS: Final = ("copy", "card")
+COPY_ZONES: Final = ("stack", "battlefield")
 GAME_ACTIONS: Final = (
     "create-game",
     "suspend",
@@ -130,7 +138,8 @@ class Selector:
 
 @dataclass(frozen=True)
 class Destination:
-    """Where `move-to` puts each selected object."""
+    """Where `move-to` puts each selected object, or `copy-to` each new one; `as_` is what
+    `copy-to` makes (`COPY_AS`)."""
 
     game: str
     zone: str
@@ -140,6 +149,7 @@ class Destination:
     face: str = "keep"
     mark: str | None = None
     control: str | None = None
+    as_: str | None = None
 
     def as_data(self) -> dict[str, Any]:
         if self.zone == OUTSIDE:
@@ -150,6 +160,8 @@ class Destination:
             value = getattr(self, key)
             if value != getattr(defaults, key):
                 out[key] = value
+        if self.as_ is not None:
+            out["as"] = self.as_
         return out
 
 
@@ -170,7 +182,7 @@ class Step:
         if self.select is not None:
             out: dict[str, Any] = {"select": self.select.as_data()}
             if self.to is not None:
-                out["move-to"] = self.to.as_data()
+                out[self.action] = self.to.as_data()
             elif self.action == "cease":
                 out["cease"] = True
             else:
@@ -210,6 +222,10 @@ class Step:
                     f"at the {t.position}" if t.position != "top" else "",
                     f"face {t.face}" if t.face != "keep" else "",
                 ) if b]
+                if self.action == "copy-to":
+                    made = "the card again" if t.as_ == "card" else "a copy"
+                    return f"{head}: {made} -> {dest}" + (f" ({', '.join(bits)})" if bits
+                                                          else "")
                 return f"{head} -> {dest}" + (f" ({', '.join(bits)})" if bits else "")
             if self.action == "cease":
                 return f"{head} ceases to exist"
@@ -322,10 +338,27 @@ def parse_selector(key: str, table: Any, roles: tuple[str, ...]) -> Selector:
     )
 
 
-def parse_destination(key: str, table: Any, roles: tuple[str, ...]) -> Destination:
-    t = _keys(key, table, ("game", "zone", "whose", "deck", "position", "face", "mark", "control"))
+def parse_destination(key: str, table: Any, roles: tuple[str, ...],
+                      copying: bool = False) -> Destination:
+    """A destination of `move-to`, or with `copying` of `copy-to` (which also takes `as`,
+    and puts no copy outside the game nor, for a copy of a card, anywhere but the stack or
+    the battlefield: 707.10a)."""
+    keys = ("game", "zone", "whose", "deck", "position", "face", "mark", "control")
+    t = _keys(key, table, (*keys, "as") if copying else keys)
     if "zone" not in t:
         raise LanguageError(f"{key}.zone", "missing")
+    if copying:
+        made = _enum(f"{key}.as", t.get("as", "copy"), COPY_AS)
+        if t["zone"] == OUTSIDE:
+            raise LanguageError(f"{key}.zone", "copy-to makes a new object in a game; "
+                                "nothing is copied to outside the game")
+        if made == "copy" and t["zone"] not in COPY_ZONES:
+            raise LanguageError(f"{key}.zone", f"a copy of a card exists only on the stack or "
+                                f"the battlefield: one put into the {t['zone']!r} would cease "
+                                "to exist at once (707.10a); write as = \"card\" for the card "
+                                "itself in a second place")
+        plain = parse_destination(key, {k: v for k, v in t.items() if k != "as"}, roles)
+        return Destination(**{**plain.__dict__, "as_": made})
     if t["zone"] == OUTSIDE:  # a card's owner's place outside every game (400.11)
         for other in t:
             if other != "zone":
@@ -418,8 +451,9 @@ def parse_step(key: str, table: Any, event: str) -> Step:
             raise LanguageError(key, f"an object step has exactly one of {', '.join(OBJECT_ACTIONS)}")
         select = parse_selector(f"{key}.select", table["select"], roles)
         action = actions[0]
-        if action == "move-to":
-            return Step("move-to", select, parse_destination(f"{key}.move-to", table[action], roles))
+        if action in ("move-to", "copy-to"):
+            return Step(action, select, parse_destination(f"{key}.{action}", table[action], roles,
+                                                          copying=action == "copy-to"))
         if action == "cease":
             _enum(f"{key}.cease", table["cease"], (True,))
             return Step("cease", select)

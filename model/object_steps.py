@@ -1,4 +1,4 @@
-"""Selection of objects and the object steps: `cease`, `set`, `move-to`.
+"""Selection of objects and the object steps: `cease`, `set`, `move-to`, `copy-to`.
 
 A step with `select` (docs/rule-language.md) picks the objects of one of the event's games
 that match its selector (`matches`: kind, card type, zone, commander, exemption, a mark of
@@ -9,11 +9,15 @@ controller's, 400.3, or a supplementary deck; face and control as the step says)
 object is a new object (400.7); an object with nowhere to go stays, and the trace says why.
 Such steps carry the cards into a subgame and back (728.2-728.2c, 728.5-728.5c) and the
 cards of a restarted game into the new one (726.2, 726.5, 726.5a, 103.2c); others make what
-is left of an ending game cease to exist (728.5, 726.1).
+is left of an ending game cease to exist (728.5, 726.1). `copy-to`, which no official clause
+uses, makes a new object for each selected card (`copy_card`): a copy of it (707.10a), or,
+for amendments that read a rule so (an engine copying the libraries into a subgame), the
+card itself again, in a second place.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from .language import BEGUN, CAME_FROM, Clause, Destination, Selector, Step
@@ -39,6 +43,13 @@ def object_step(interp: Interpreter, state: Situation, ctx: Context, clause: Cla
     chosen = [o for o in interp._objects_of_game(state, ctx.roles.get(step.select.game))
               if matches(state, ctx, step.select, state.objects[o])]
     changes: list[Change] = []
+    if step.action == "copy-to":
+        assert step.to is not None
+        prefix = "card" if step.to.as_ == "card" else "copy"
+        names = iter(state.fresh_ids(prefix, len(chosen)))
+        changes = [copy_card(interp, state, ctx, step.select, step.to, state.objects[o], names)
+                   for o in chosen]
+        chosen = []
     for obj_id in chosen:
         obj = state.objects[obj_id]
         if step.action == "cease":
@@ -58,16 +69,13 @@ def object_step(interp: Interpreter, state: Situation, ctx: Context, clause: Cla
         else:
             assert step.to is not None
             changes.append(move_object(interp, state, ctx, step.select, step.to, obj))
-    interp._note(ctx, clause, rule, step.describe() if chosen else
+    interp._note(ctx, clause, rule, step.describe() if changes else
                  step.describe() + " (nothing selected)", changes)
 
 
 def move_object(interp: Interpreter, state: Situation, ctx: Context, sel: Selector,
                 dest: Destination, obj: GameObject) -> Change:
-    """Move one selected object to the step's destination: a zone of one of the event's games,
-    for a library, hand, graveyard or supplementary deck that of the object's owner, of the
-    player whose zone it is in, or of its controller (400.3); a deck is the one it is in, the
-    one its kind belongs in, or the one it began the game in (728.5a).
+    """Move one selected object to the step's destination (`destination`).
 
     The object becomes a new object (400.7), face up or down and controlled as the destination
     says, and is marked as having begun in that deck if the destination says so. Put into a
@@ -84,20 +92,73 @@ def move_object(interp: Interpreter, state: Situation, ctx: Context, sel: Select
                           "(400.11)")
         interp._reset_on_move(obj)
         obj.face_up = True
-        target = state.outside(obj.owner)
-        state.move(obj.id, target)
-        return Change(obj.id, "moved", str(here), str(target))
+        outside = state.outside(obj.owner)
+        state.move(obj.id, outside)
+        return Change(obj.id, "moved", str(here), str(outside))
+    target = destination(state, ctx, sel, dest, obj)
+    if isinstance(target, str):
+        return Change(obj.id, "stays", str(here), target)
+    interp._reset_on_move(obj)
+    _arrive(state, ctx, dest, obj, target)
+    state.move(obj.id, target, dest.position)
+    return Change(obj.id, "moved", str(here), str(target))
+
+
+def copy_card(interp: Interpreter, state: Situation, ctx: Context, sel: Selector,
+              dest: Destination, card: GameObject, names: Iterator[str]) -> Change:
+    """`copy-to` for one selected object: a card gets a new object, named by `names`, at the
+    step's destination (`destination`), and stays where it is.
+
+    With `as = "copy"` the new object is a copy of the card (707.10a: on the stack or the
+    battlefield), owned by the card's owner (112.2a), with the card's name and abilities; with
+    `as = "card"` it is the card itself again (its kind, types, owner, commander designation,
+    supplementary deck), a second place of one card, recorded as `same_card`. Either is a
+    new object (400.7): no counters, phased in, nothing acting on it, under its owner's
+    control unless the destination gives it to the event's controller, face up or down as
+    the destination says (else as the card), with the marks the destination gives. Returns
+    the change: the copy made, or why none is (not a card, no such destination).
+    """
+    here = state.where[card.id]
+    if not card.is_card:
+        return Change(card.id, "not copied", str(here), "copy-to copies cards only")
+    target = destination(state, ctx, sel, dest, card)
+    if isinstance(target, str):
+        return Change(card.id, "not copied", str(here), target)
+    new = card.clone()
+    new.id = next(names)
+    if dest.as_ == "card":
+        new.same_card = card.same_card or card.id
+    else:
+        new = GameObject(id=new.id, kind="copy", owner=card.owner, name=card.name,
+                         face_up=card.face_up, triggers=list(card.triggers),
+                         game_of_origin=target.game)
+    interp._reset_on_move(new)
+    new.controller = card.owner
+    state.objects[new.id] = new
+    _arrive(state, ctx, dest, new, target)
+    state.place(new.id, target, dest.position)
+    return Change(new.id, "copied", card.id, str(target))
+
+
+def destination(state: Situation, ctx: Context, sel: Selector, dest: Destination,
+                obj: GameObject) -> ZoneRef | str:
+    """The zone that a move or copy of `obj` goes to: a zone of one of the event's games; for
+    a library, hand, graveyard or supplementary deck that of the object's owner, of the
+    player whose zone it is in, or of its controller (400.3); a deck is the one it is in, the
+    one its kind belongs in, or the one it began the game in (728.5a). A string says why
+    there is none (no such game, its player not in it, no deck to go to, no such zone, not a
+    permanent card for the battlefield)."""
+    here = state.where[obj.id]
     game_id = ctx.roles.get(dest.game)
     if game_id is None or game_id not in state.games:
-        return Change(obj.id, "stays", str(here), f"the event has no {dest.game} game")
+        return f"the event has no {dest.game} game"
     game = state.games[game_id]
     player: str | None = None
     if dest.zone in (*PLAYER_ZONES, "deck"):
         player = {"owner": obj.owner, "same": here.player,
                   "controller": obj.controller or obj.owner}[dest.whose]
         if player not in game.players:
-            return Change(obj.id, "stays", str(here),
-                          f"no {dest.zone} of {player} in {game_id}: not a player there")
+            return f"no {dest.zone} of {player} in {game_id}: not a player there"
     deck: str | None = None
     if dest.zone == "deck":
         if dest.deck == "same":
@@ -109,24 +170,29 @@ def move_object(interp: Interpreter, state: Situation, ctx: Context, sel: Select
             deck = state.games[source].began_in_deck.get(obj.id) if source in state.games \
                 else None
         if deck is None:
-            return Change(obj.id, "stays", str(here), "no supplementary deck to go to")
+            return "no supplementary deck to go to"
     target = ZoneRef(game_id, dest.zone, player, deck)
     if target.kind != "deck" and target not in state.zones:
-        return Change(obj.id, "stays", str(here), f"{target} does not exist")
+        return f"{target} does not exist"
     if target.kind == "battlefield" and obj.is_card and not obj.permanent_card:
-        return Change(obj.id, "stays", str(here), "not a permanent card: it cannot be put "
-                      "onto the battlefield (110.4b)")
-    interp._reset_on_move(obj)
+        return "not a permanent card: it cannot be put onto the battlefield (110.4b)"
+    return target
+
+
+def _arrive(state: Situation, ctx: Context, dest: Destination, obj: GameObject,
+            target: ZoneRef) -> None:
+    """What the destination says of an object arriving at `target`: its face, the mark of
+    having begun in a deck, its controller; and where it came from, if it is put into a game
+    before the game's first turn."""
+    game = state.games[str(target.game)]
     if dest.face != "keep":
         obj.face_up = dest.face == "up"
-    if dest.mark == "began-in-deck" and deck is not None:
-        game.began_in_deck[obj.id] = deck
+    if dest.mark == "began-in-deck" and target.deck is not None:
+        game.began_in_deck[obj.id] = target.deck
     if dest.control == "event-controller" and ctx.controller:
         obj.controller = ctx.controller
     if game.stage != BEGUN and target.kind in CAME_FROM:  # put there before the first turn
         game.came_from[obj.id] = target.kind
-    state.move(obj.id, target, dest.position)
-    return Change(obj.id, "moved", str(here), str(target))
 
 
 def matches(state: Situation, ctx: Context, sel: Selector, obj: GameObject) -> bool:

@@ -191,6 +191,10 @@ class GameObject:
     types: tuple[str, ...] = ()  # card types (205.2a); a card without any has the default
     subtypes: tuple[str, ...] = ()  # lower case; "aura" is the one the model reads
     exiled_with: str | None = None  # the object that exiled it, while it stays in exile
+    # The card this object is a second place of: only an amended rule's `copy-to` with
+    # `as = "card"` makes one (no rule of the CR puts one card in two places); None for
+    # every object of a real game.
+    same_card: str | None = None
 
     def __post_init__(self) -> None:
         if self.is_card and not self.types:
@@ -244,6 +248,8 @@ class GameObject:
             out.append("phased out")
         if self.exiled_with is not None:
             out.append(f"exiled with {self.exiled_with}")
+        if self.same_card is not None:
+            out.append(f"the card {self.same_card} again")
         return out
 
     def label(self) -> str:

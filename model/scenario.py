@@ -176,7 +176,7 @@ SHAPES: dict[str, dict[str, str]] = {
              "phased": TEXT, "commander": BOOL, "deck": TEXT, "controller": TEXT,
              "counters": INT_MAP, "triggers": NAMES, "affected-by": NAMES,
              "since-first-turn": BOOL, "types": NAMES, "subtypes": NAMES,
-             "exiled-with": TEXT},
+             "exiled-with": TEXT, "same-card": TEXT},
     "object": {"id": TEXT, "kind": TEXT, "name": TEXT, "owner": TEXT, "controller": TEXT,
                "at": TEXT, "made-in": TEXT, "counters": INT_MAP, "triggers": NAMES,
                "affected-by": NAMES, "face": TEXT, "phased": TEXT},
@@ -525,6 +525,8 @@ class _Reader:
                                f"card {cid}: exiled-with names what exiled a card in exile; "
                                f"{cid} is in {zone.path()}")
             card.exiled_with = str(t["exiled-with"])
+        if "same-card" in t:  # refused by the structure check: no real game has one
+            card.same_card = str(t["same-card"])
 
     def read_objects(self, state: Situation, ids: set[str]) -> None:
         for i, raw in enumerate(self.data.get("object", [])):
@@ -735,6 +737,8 @@ def _object_data(obj: GameObject, zone: ZoneRef) -> dict[str, Any]:
             d["subtypes"] = list(obj.subtypes)
         if obj.exiled_with is not None:
             d["exiled-with"] = obj.exiled_with
+        if obj.same_card is not None:
+            d["same-card"] = obj.same_card
     else:
         d["kind"] = obj.kind
         if obj.name:

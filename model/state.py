@@ -204,7 +204,8 @@ class Situation:
         """Every name the situation uses for something: objects, games (live, ended, or named
         by a zone or a counter record), and every name a game or an object remembers (waiting
         triggers, resolved spells, began-in-deck and came-from marks, creators, subgame
-        results, the effects acting on an object or a player, what exiled a card), whether or
+        results, the effects acting on an object or a player, what exiled a card, the card a
+        second place of a card is), whether or
         not it is an object now.
 
         This is the one notion of "a new object" (CR 109.1, 400.7: an object that comes into
@@ -224,18 +225,27 @@ class Situation:
             used |= set(obj.affected_by)
             if obj.exiled_with is not None:
                 used.add(obj.exiled_with)
+            if obj.same_card is not None:
+                used.add(obj.same_card)
         for effects in self.player_effects.values():
             used |= set(effects)
         return used
 
     def fresh_id(self, prefix: str) -> str:
         """A new name `PREFIXn`, outside `names_in_use`."""
+        return self.fresh_ids(prefix, 1)[0]
+
+    def fresh_ids(self, prefix: str, count: int) -> list[str]:
+        """`count` new names `PREFIXn`, outside `names_in_use` and each other (the names in
+        use are gathered once, so naming many new objects is linear)."""
         used = self.names_in_use()
-        while True:
+        out: list[str] = []
+        while len(out) < count:
             self.serial += 1
             candidate = f"{prefix}{self.serial}"
             if candidate not in used:
-                return candidate
+                out.append(candidate)
+        return out
 
     # ---- games --------------------------------------------------------------------------
 

@@ -8,7 +8,9 @@ from typing import Any
 
 @dataclass(frozen=True)
 class Change:
-    """One object's change: moved (with from/to), ceased, or set (with what)."""
+    """One object's change: moved (with from/to), ceased, or set (with what); `copied` names
+    the new object, the card it was made from (`before`) and where it is; `not copied` the
+    card, where it is and why no copy was made."""
 
     object: str
     what: str
@@ -23,6 +25,10 @@ class Change:
             return f"{self.object} ceases to exist (was in {self.before})"
         if self.what == "stays":
             return f"{self.object} stays in {self.before}: {self.after}"
+        if self.what == "copied":
+            return f"{self.object}: made from {self.before} in {self.after}"
+        if self.what == "not copied":
+            return f"{self.object} in {self.before} is not copied: {self.after}"
         return f"{self.object}: {self.what}" + (f" ({self.after})" if self.after else "")
 
     def as_data(self) -> dict[str, Any]:

@@ -131,7 +131,8 @@ def a_create(enc: Encoder, pre: SymState, active: Any) -> SymState:
         commander=put("commander", enc.false()), face_up=put("face_up", enc.true()),
         phased_out=put("phased_out", enc.false()), has_counters=put("has_counters", enc.false()),
         permanent_card=put("permanent_card", enc.false()), aura=put("aura", enc.false()),
-        exiled_with=put("exiled_with", u.noobj), watcher=put("watcher", watcher))
+        exiled_with=put("exiled_with", u.noobj), same_card=put("same_card", u.noobj),
+        watcher=put("watcher", watcher))
 
 
 def a_counter(enc: Encoder, pre: SymState, active: Any) -> SymState:

@@ -57,6 +57,7 @@ def _names(pre: Situation, post: Situation) -> dict[str, list[str]]:
     games: set[str] = set()
     for s in (pre, post):
         objs |= set(s.objects) | {o.exiled_with for o in s.objects.values() if o.exiled_with}
+        objs |= {o.same_card for o in s.objects.values() if o.same_card}
         games |= set(s.games) | {e.id for e in s.ended}
         for g in s.games.values():
             objs |= {t.id for t in g.pending_triggers} | set(g.resolved)

@@ -67,10 +67,11 @@ def _cells_differ(u: Universe, a: SymState, b: SymState) -> Any:
 def _transitions(u: Universe, a: Rulebook, b: Rulebook, event: str) -> tuple[Transition,
                                                                              Transition]:
     """Both transitions in `u`; the second reuses the first's names for its random choices
-    (a fresh name is a serial number of the universe), so that both share them."""
-    serial = u.serial
+    (a fresh name is a serial number of the universe), so that both share them, and for the
+    new objects its steps make (`Universe.maker`)."""
+    serial, made = u.serial, u.made
     ta = encode_event(a, event, u)
-    u.serial = serial
+    u.serial, u.made = serial, made
     tb = encode_event(b, event, u)
     return ta, tb
 

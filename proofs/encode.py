@@ -125,9 +125,10 @@ class Encoder:
             self.no_effects(s, x), self.exiled_nothing(s, x))
 
     def exiled_nothing(self, s: SymState, x: Any) -> Any:
-        """No card is recorded as exiled with `x`."""
+        """No card is recorded as exiled with `x`, and no object as a second place of `x`."""
         c = self.u.const("c!exiled", "obj")
-        return self.u.forall([c], s.get("exiled_with", c) != x)
+        return self.u.forall([c], z3.And(s.get("exiled_with", c) != x,
+                                         s.get("same_card", c) != x))
 
     def no_effects(self, s: SymState, x: Any) -> Any:
         """`x` takes part in no effect: no effect acts on it, it acts on no object and on no

@@ -63,7 +63,7 @@ def e_start_subgame(enc: Encoder, pre: SymState, active: Any) -> SymState:
         face_up=put("face_up", enc.true()), phased_out=put("phased_out", enc.false()),
         has_counters=put("has_counters", enc.false()), watcher=put("watcher", enc.false()),
         permanent_card=put("permanent_card", enc.false()), aura=put("aura", enc.false()),
-        exiled_with=put("exiled_with", u.noobj))
+        exiled_with=put("exiled_with", u.noobj), same_card=put("same_card", u.noobj))
 
 
 def e_end_subgame(enc: Encoder, pre: SymState, active: Any) -> SymState:

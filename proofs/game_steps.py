@@ -299,6 +299,7 @@ def g_release_triggers(enc: Encoder, s: SymState, args: dict[str, Any], label: s
         "permanent_card": z3.Lambda([o], z3.If(w, enc.false(), s.get("permanent_card", o))),
         "aura": z3.Lambda([o], z3.If(w, enc.false(), s.get("aura", o))),
         "exiled_with": z3.Lambda([o], z3.If(w, u.noobj, s.get("exiled_with", o))),
+        "same_card": z3.Lambda([o], z3.If(w, u.noobj, s.get("same_card", o))),
         "waiting": z3.Lambda([g, o], z3.If(g == game, enc.false(), s.get("waiting", g, o))),
     }
     return enc.next_state(s, label, **changes)

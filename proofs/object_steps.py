@@ -1,7 +1,8 @@
 """Object steps: the rulebook's steps that select objects and act on each of them.
 
 A step with a `select` (a conjunction of tests on one object, `model.language.Selector`)
-ceases the objects it selects, sets an attribute of each, or moves each to a destination.
+ceases the objects it selects, sets an attribute of each, moves each to a destination, or
+makes a new object from each (`copy-to`).
 `selected` reads the selector as a condition on one object of a state, and `firing` says
 when a step does something at all (the clause fires). These are the only steps that read
 one object at a time, so they sit apart from the game steps (`game_steps`) that act on
@@ -126,34 +127,25 @@ def object_step(enc: Encoder, s: SymState, step: Step, label: str) -> SymState:
                                                       s.get(attribute, o)))
         return enc.next_state(s, label, **changes)
     assert step.to is not None
+    if step.action == "copy-to":
+        return copy(enc, s, step.select, step.to, label)
     return move(enc, s, step.select, step.to, label)
 
 
-def move(enc: Encoder, s: SymState, sel_spec: Selector, dest: Destination, label: str) -> SymState:
-    """Encode a move-to step: each selected object whose destination exists (its game bound and
-    present, the zone's player in it, a deck to go to) moves there as a new object (400.7):
-    without counters or phasing, a card under its owner's control (or the event's controller's,
-    if the step says so), face up or down as the step says, marked as having begun in that
-    deck if it says so; put into a game before its first turn, it began that game there
-    (`came_from`). The others stay. A card moved outside the game goes to its owner
-    (`_outside`)."""
+def _destination(enc: Encoder, s: SymState, sel_spec: Selector, dest: Destination, o: Any,
+                 game: Any, bound: Any) -> tuple[list[Any], Any, Any]:
+    """Where a move or copy of object `o` goes, as `model.object_steps.destination` reads it:
+    the conditions for the destination to exist (its game bound and present, the zone's player
+    in it, a deck to go to, a permanent card for the battlefield), the zone's player and its
+    deck (NOBODY and "none" where the zone has none)."""
     u = enc.u
-    o = u.const("o", "obj")
-    sel = selected(enc, s, sel_spec, o)
-    if dest.zone == OUTSIDE:
-        return _outside(enc, s, o, z3.And(sel, s.get("kind", o) == u.enum("kind", "card")),
-                        label)
-    r = enc.role(dest.game)
-    if r is None:
-        return enc.next_state(s, label)
-    game, bound = r
     valid = [bound, s.get("present", game)]
-    player = None
+    player = u.nobody
     if dest.zone in (*PLAYER_ZONES, "deck"):
         player = {"owner": s.get("owner", o), "same": s.get("zone_player", o),
                   "controller": s.get("controller", o)}[dest.whose]
         valid.append(s.get("plays", game, player))
-    deck = None
+    deck = u.enum("deck", "none")
     if dest.zone == "deck":
         if dest.deck == "same":
             deck = s.get("zone_deck", o)
@@ -164,27 +156,136 @@ def move(enc: Encoder, s: SymState, sel_spec: Selector, dest: Destination, label
             deck = (z3.If(s.get("present", src[0]), s.get("began_in_deck", src[0], o),
                           u.enum("deck", "none")) if src else u.enum("deck", "none"))
         valid.append(deck != u.enum("deck", "none"))
-    is_card = s.get("kind", o) == u.enum("kind", "card")
     if dest.zone == "battlefield":  # only a permanent card (110.4b)
-        valid.append(z3.Or(z3.Not(is_card), s.get("permanent_card", o)))
+        valid.append(z3.Or(s.get("kind", o) != u.enum("kind", "card"),
+                           s.get("permanent_card", o)))
+    return valid, player, deck
+
+
+def move(enc: Encoder, s: SymState, sel_spec: Selector, dest: Destination, label: str) -> SymState:
+    """Encode a move-to step: each selected object whose destination exists (`_destination`)
+    moves there as a new object (400.7): without counters or phasing, a card under its owner's
+    control (or the event's controller's, if the step says so), face up or down as the step
+    says, marked as having begun in that deck if it says so; put into a game before its first
+    turn, it began that game there (`came_from`). The others stay. A card moved outside the
+    game goes to its owner (`_outside`)."""
+    u = enc.u
+    o = u.const("o", "obj")
+    sel = selected(enc, s, sel_spec, o)
+    if dest.zone == OUTSIDE:
+        return _outside(enc, s, o, z3.And(sel, s.get("kind", o) == u.enum("kind", "card")),
+                        label)
+    r = enc.role(dest.game)
+    if r is None:
+        return enc.next_state(s, label)
+    game, bound = r
+    valid, player, deck = _destination(enc, s, sel_spec, dest, o, game, bound)
     moved = z3.And(sel, *valid)
+    is_card = s.get("kind", o) == u.enum("kind", "card")
     controller = z3.If(is_card, s.get("owner", o), s.get("controller", o))
     if dest.control == "event-controller" and "controller" in enc.params:
         controller = enc.params["controller"]
-    changes = _arrive(enc, s, o, moved, enc.z(dest.zone), game,
-                      player if player is not None else u.nobody,
-                      deck if deck is not None else u.enum("deck", "none"), controller)
+    changes = _arrive(enc, s, o, moved, enc.z(dest.zone), game, player, deck, controller)
     if dest.face != "keep":
         changes["face_up"] = z3.Lambda([o], z3.If(moved, z3.BoolVal(dest.face == "up", u.ctx),
                                                   s.get("face_up", o)))
+    changes.update(_marks(enc, s, dest, o, moved, game, deck))
+    return enc.next_state(s, label, **changes)
+
+
+def _marks(enc: Encoder, s: SymState, dest: Destination, o: Any, arrived: Any, game: Any,
+           deck: Any) -> dict[str, Any]:
+    """The records a game keeps of each object `o` for which `arrived` holds: the mark of
+    having begun in `deck` (if the destination gives it), and, put there before the game's
+    first turn, where it came from (`came_from`)."""
+    u = enc.u
     g = u.const("g", "game")
-    if dest.mark == "began-in-deck" and deck is not None:
+    changes: dict[str, Any] = {}
+    if dest.mark == "began-in-deck" and dest.zone == "deck":
         changes["began_in_deck"] = z3.Lambda(
-            [g, o], z3.If(z3.And(g == game, moved), deck, s.get("began_in_deck", g, o)))
+            [g, o], z3.If(z3.And(g == game, arrived), deck, s.get("began_in_deck", g, o)))
     if dest.zone in CAME_FROM:  # put there before the game's first turn: it began there
-        began = z3.And(g == game, moved, s.get("stage", game) != u.enum("stage", BEGUN))
+        began = z3.And(g == game, arrived, s.get("stage", game) != u.enum("stage", BEGUN))
         changes["came_from"] = z3.Lambda(
             [g, o], z3.If(began, u.enum("came", dest.zone), s.get("came_from", g, o)))
+    return changes
+
+
+def copy(enc: Encoder, s: SymState, sel_spec: Selector, dest: Destination, label: str) -> SymState:
+    """Encode a copy-to step: each selected card whose destination exists (`_destination`)
+    gets a new object there and stays where it is, as `model.object_steps.copy_card` reads it.
+
+    Which objects are new is not known in advance, so the step introduces two functions
+    (`Universe.maker`): `twin`, the new object made from each copied card, and `source`, its
+    inverse, so that the new objects are one per copied card, each fresh
+    (`Encoder.fresh_object`); an object is made (`made`) when it is the twin of its source
+    and that source is copied. A new object takes the
+    destination, no counters, phased in, nothing acting on it, its card's owner as owner and
+    controller (or the event's controller, if the step says so), face up or down as the step
+    says (else as its card), its card's abilities; a copy (`as = "copy"`) is no card and
+    remembers the game it was made in, the card again (`as = "card"`) keeps the card's kind,
+    characteristics, commander designation and deck and records the card it is a second place
+    of (`same_card`)."""
+    u = enc.u
+    o = u.const("o", "obj")
+    r = enc.role(dest.game)
+    if r is None:
+        return enc.next_state(s, label)
+    game, bound = r
+    valid, player, deck = _destination(enc, s, sel_spec, dest, o, game, bound)
+    copied = z3.And(selected(enc, s, sel_spec, o), s.get("kind", o) == u.enum("kind", "card"),
+                    *valid)
+    obj = u.sorts["obj"]
+    twin = u.maker("twin", obj, obj)
+    source = u.maker("source", obj, obj)
+    x = u.const("x!copy", "obj")
+    src = source(x)
+    enc.constraints.append(u.forall([o], z3.Implies(copied, z3.And(
+        source(twin(o)) == o, enc.fresh_object(s, twin(o))))))
+
+    def made(y: Any) -> Any:  # the object `y` is new, made from its source card
+        return z3.And(z3.substitute(copied, (o, source(y))), twin(source(y)) == y)
+
+    def of_card(value: Any) -> Any:  # a value of the card each new object was made from
+        return z3.substitute(value, (o, src))
+
+    def put(attribute: str, value: Any) -> Any:
+        return z3.Lambda([x], z3.If(made(x), value, s.get(attribute, x)))
+
+    as_card = dest.as_ == "card"
+
+    def kept(attribute: str, otherwise: Any) -> Any:  # the card's value, or a copy's
+        return put(attribute, s.get(attribute, src) if as_card else otherwise)
+
+    owner = s.get("owner", src)
+    controller = owner
+    if dest.control == "event-controller" and "controller" in enc.params:
+        controller = enc.params["controller"]
+    face = (s.get("face_up", src) if dest.face == "keep"
+            else z3.BoolVal(dest.face == "up", u.ctx))
+    first = s.get("same_card", src)
+    changes: dict[str, Any] = {
+        "exists": put("exists", enc.true()),
+        "kind": put("kind", u.enum("kind", "card" if as_card else "copy")),
+        "zone": put("zone", enc.z(dest.zone)), "game": put("game", game),
+        "zone_player": put("zone_player", of_card(player)),
+        "zone_deck": put("zone_deck", of_card(deck)),
+        "owner": put("owner", owner), "controller": put("controller", controller),
+        "ctype": kept("ctype", u.enum("ctype", "none")),
+        "own_deck": kept("own_deck", u.enum("deck", "none")),
+        "commander": kept("commander", enc.false()),
+        "permanent_card": kept("permanent_card", enc.false()),
+        "aura": kept("aura", enc.false()),
+        "origin": kept("origin", game),
+        "face_up": put("face_up", face),
+        "phased_out": put("phased_out", enc.false()),
+        "has_counters": put("has_counters", enc.false()),
+        "watcher": put("watcher", s.get("watcher", src)),
+        "exiled_with": put("exiled_with", u.noobj),
+        "same_card": put("same_card", z3.If(first == u.noobj, src, first) if as_card
+                         else u.noobj),
+    }
+    changes.update(_marks(enc, s, dest, x, made(x), game, of_card(deck)))
     return enc.next_state(s, label, **changes)
 
 

@@ -73,6 +73,7 @@ class Universe:
             self.nogame = self.elements["game"][-1]
             self.noobj = self.elements["obj"][-1]
         self.serial = 0
+        self.made = 0
 
     def _elements_of(self, const: Any) -> list[Any]:
         for name in SORT_OF_DOMAIN:
@@ -104,6 +105,15 @@ class Universe:
     def fresh(self, prefix: str, sort: str) -> Any:
         self.serial += 1
         return z3.Const(f"{prefix}!{self.serial}", self.sorts[sort])
+
+    def maker(self, prefix: str, *domain: Any) -> Any:
+        """A function for what a step makes (`proofs.object_steps.copy`), named by a count
+        kept apart from `serial`: two rulebooks' transitions in one universe share the names of
+        their random choices, given by `serial` (`proofs.difference`), and a step that only
+        one of them has must not shift those; the k-th such function of each transition is
+        shared, as their k-th random choices are."""
+        self.made += 1
+        return z3.Function(f"{prefix}!made{self.made}", *domain)
 
     def enum(self, sort: str, value: str) -> Any:
         return self.values[sort][value]

@@ -69,7 +69,7 @@ KILLERS = [
     ("confirm", PYTEST + ["tests/test_confirm.py", "tests/test_owner_step.py"]),
     # The language's newer features, each in both readings (issue 10).
     ("features", PYTEST + ["-m", "slow or not slow", "tests/test_came_from.py",
-                           "tests/test_karn_exempt.py"]),
+                           "tests/test_karn_exempt.py", "tests/test_copies.py"]),
     ("verify", [str(ROOT / ".venv/bin/shahrazad"), "verify", "--jobs", "1"]),
     ("conformance", PYTEST + ["-m", "slow or not slow", "tests/test_conformance.py",
                               "-k", "not small"]),

@@ -163,6 +163,9 @@ KEY_WORDS: dict[str, dict[str, str]] = {
                     "enchantment, CR 303.4).",
         "exiled-with": "The object that exiled it, while it is in exile (Karn Liberated's "
                        "exiled cards, CR 607.2a).",
+        "same-card": "The card this one is a second place of: only an amended rule's copy-to "
+                     "with as = \"card\" makes one, and no real game has one (a scenario "
+                     "that gives it is refused: structure.one-place).",
     },
     "object": {
         "id": "The object's id.",
@@ -602,9 +605,12 @@ def _trace_defs() -> dict[str, Schema]:
             "what": _described("moved, ceased, created, stays, set, suspended, resumed, "
                                "ended, zones ceased, left behind, shuffled, starting player, "
                                "will lose, counters, counters ceased, triggered, waits, put on "
-                               "the stack, finishes resolving, ...; stays: a step selected the "
-                               "object but had no destination for it (a gap in the rules for "
-                               "that situation).", {"type": "string"}),
+                               "the stack, finishes resolving, copied, not copied, ...; stays: a "
+                               "step selected the object but had no destination for it (a gap in "
+                               "the rules for that situation); copied: a new object (`object`) "
+                               "made by copy-to from the card in `from`, put in `to`; not "
+                               "copied: why copy-to made no new object for the card.",
+                               {"type": "string"}),
             "from": _described("Where it was, or what it was.", {"type": "string"}),
             "to": _described("Where it went, or what it became.", {"type": "string"}),
         }, title="Change", description="One object's change."),
