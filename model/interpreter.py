@@ -25,7 +25,7 @@ from .actions import DEFAULT_ZONE, IN_GAME_ACTIONS
 from .choices import Chooser, SeededChooser
 from .errors import IllegalEvent
 from .event_steps import EVENT_STEPS
-from .events import Event
+from .events import Event, check_event
 from .game_steps import GAME_STEPS, in_range
 from .language import Clause, Step, games_acted_on
 from .object_steps import object_step
@@ -152,6 +152,9 @@ class Interpreter:
     # ---- dispatch -----------------------------------------------------------------------
 
     def _apply(self, state: Situation, event: Event, index: int, outcome: Outcome) -> None:
+        _, wrong = check_event(event.as_data())  # what the scenario reader checks, for callers
+        if wrong is not None:                    # that build events themselves
+            raise IllegalEvent(wrong)
         try:
             active = state.active_game()
         except ValueError as err:

@@ -85,3 +85,26 @@ def test_a_name_ending_in_a_newline_is_refused(tmp_path: Path,
     path.write_text('{"players": ["Ann\\n", "Bob"], "game": [{"id": "main"}]}')
     assert main(["simulate", str(path)]) == 2
     assert "players must be a non-empty list of names" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(("event", "words"), [
+    (("restart", {"controller": "Ann", "exempt": ["c1"]}), "exempt is no argument"),
+    (("move", {"object": "c1", "to": "main/hand/Ann", "postion": "top"}),
+     "unknown argument 'postion'"),
+    (("counter", {"player": "Ann", "kind": "poison"}), "missing add"),
+    (("shuffle", {}), "unknown event 'shuffle'"),
+])
+def test_the_interpreter_refuses_an_event_the_reader_would(
+        event: tuple[str, dict[str, object]], words: str) -> None:
+    """An event built by a caller, not read from a file, is checked as the reader checks one:
+    an argument the interpreter does not know is refused, never silently ignored."""
+    from shahrazad.model.errors import IllegalEvent
+    from shahrazad.model.events import Event
+    from shahrazad.model.interpreter import Interpreter
+    from shahrazad.model.scenario import parse_scenario
+
+    state = parse_scenario('players = ["Ann", "Bob"]\ngame = [{ id = "main" }]\ncard = [{ id = '
+                           '"c1", owner = "Ann", at = "main/library/Ann" }]\n',
+                           file="s.toml").situation
+    with pytest.raises(IllegalEvent, match=words):
+        Interpreter().step(state, Event(*event))
