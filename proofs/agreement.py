@@ -34,7 +34,7 @@ from shahrazad.model.state import Situation
 
 from .counterexample import binding_of
 from .encode import encode_event
-from .symbolic import TermEncoder, Universe
+from .symbolic import TermEncoder, Universe, budget
 
 SPARE = 3
 
@@ -172,7 +172,8 @@ def _pinned(rulebook: Rulebook, situation: Situation, event: Event, outcome: Any
         for name, e in zip(ghost[sort], spare[sort], strict=True):
             element[sort][name] = e
     solver = z3.Solver(ctx=u.ctx)
-    solver.set(timeout=int(timeout * 1000))
+    # A budget of work, not of time (`symbolic.budget`): the same answer under any load.
+    budget(solver, timeout)
     solver.add(*t.constraints)
     pinned = Pinned(situation, event, post, binding, u, t, solver, element, pre_names,
                     new_names, spare)
