@@ -25,7 +25,7 @@ from shahrazad.model.choices import enumerate_outcomes
 from shahrazad.model.errors import IllegalEvent
 from shahrazad.model.events import Event
 from shahrazad.model.interpreter import Interpreter, Outcome
-from shahrazad.model.objects import DECK_OF, GameObject, ZoneRef
+from shahrazad.model.objects import DECK_OF, DEFAULT_TYPES, GameObject, ZoneRef
 from shahrazad.model.rulebook import Rulebook
 from shahrazad.model.scenario import Scenario, parse_scenario, scenario_data
 from shahrazad.model.state import Game, Situation, Trigger
@@ -401,7 +401,8 @@ def _variant(scenario: Scenario, situation: Situation) -> Scenario:
 
 
 def _simpler(scenario: Scenario) -> list[Scenario]:
-    """The same situation without one detail: counters, marks, waiting triggers."""
+    """The same situation without one detail: counters, marks, waiting triggers, what
+    exiled a card, a card's types (back to its kind's default)."""
     out: list[Scenario] = []
     s = scenario.situation
     for key in list(s.player_counters):
@@ -431,6 +432,15 @@ def _simpler(scenario: Scenario) -> list[Scenario]:
             target = smaller.objects[obj.id]
             target.counters, target.triggers, target.face_up = {}, [], True
             target.controller = target.owner
+            out.append(_variant(scenario, smaller))
+        if obj.exiled_with is not None:  # a link to what exiled it that may not matter
+            smaller = s.copy()
+            smaller.objects[obj.id].exiled_with = None
+            out.append(_variant(scenario, smaller))
+        plain = DEFAULT_TYPES.get(obj.card_type, ())
+        if obj.is_card and (obj.types != plain or obj.subtypes):  # types that may not matter
+            smaller = s.copy()
+            smaller.objects[obj.id].types, smaller.objects[obj.id].subtypes = plain, ()
             out.append(_variant(scenario, smaller))
     return out
 

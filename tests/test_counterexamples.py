@@ -148,3 +148,25 @@ def test_protection_refutations_are_legal_reached_and_the_same_every_time() -> N
 
 def load_data(data: dict[str, object]) -> Scenario:
     return parse_scenario(json.dumps(data), file="protection.json", fmt="json")
+
+
+def test_the_minimiser_drops_links_and_types_that_do_not_matter() -> None:
+    """What exiled a card and a card's types are details like counters: a counterexample
+    keeps them only where they matter."""
+    from shahrazad.proofs.counterexample import shrink
+
+    from tests.situations import build, card
+
+    scenario = Scenario(build(["Ann", "Bob"], cards=[
+        card("karn", "Ann", "main/battlefield", types=["planeswalker"]),
+        card("aura", "Bob", "main/exile", types=["enchantment"], subtypes=["Aura"],
+             exiled_with="karn")]), [])
+    kept = shrink(scenario, lambda s: "aura" in s.situation.objects)
+    aura = kept.situation.objects["aura"]
+    assert (aura.exiled_with, aura.types, aura.subtypes) == (None, ("creature",), ())
+
+    def linked(s: Scenario) -> bool:
+        card = s.situation.objects.get("aura")
+        return card is not None and card.exiled_with == "karn"
+
+    assert shrink(scenario, linked).situation.objects["aura"].exiled_with == "karn"
