@@ -20,7 +20,7 @@ import textwrap
 import networkx as nx
 import pydot
 
-from .objects import OUTSIDE, PLAYER_ZONES, TRADITIONAL, GameObject, ZoneRef
+from .objects import DEFAULT_TYPES, OUTSIDE, PLAYER_ZONES, TRADITIONAL, GameObject, ZoneRef
 from .state import EndedGame, Game, Situation
 
 
@@ -221,6 +221,15 @@ LEGEND: tuple[tuple[str, str, str, str], ...] = (
     ("counters", _tagged(_NAME, "counters: +1/+1 2"), "", "counters on the object"),
     ("began-in-deck", _tagged(_NAME, "began in planar deck"), "",
      "began this game in a supplementary deck"),
+    ("came-from", _tagged(_NAME, "came from main game"), "",
+     "where it came into this game from, when not the zone it is in: the zone it began the "
+     "game in, or brought in from a main game or from outside the game"),
+    ("types", _tagged(_NAME, "instant"), "",
+     "its card types (and Aura), when not its kind's default (a creature card)"),
+    ("exiled-with", _tagged(_NAME, "exiled with karn"), "",
+     "the object that exiled it, while it stays in exile"),
+    ("same-card", _tagged(_NAME, "the card c1 again"), "",
+     "a second place of a card: only an amended rule makes one"),
     ("owner", _tagged(_NAME, "owner Ann"), "", "its owner, in a zone that is not its owner's"),
     ("controller", _tagged(_NAME, "controller Bob"), "", "its controller, when not its owner"),
     ("made-in", _tagged(_NAME, "made in main"), "", "a non-card object made in another game"),
@@ -290,6 +299,19 @@ class _Picture:
         if deck is not None:
             tags.append(f"began in {deck} deck")
             self.used.add("began-in-deck")
+        came = game.came_from.get(obj.id) if game is not None else None
+        if came is not None and came != zone.kind:
+            tags.append("came from " + came.replace("-", " "))
+            self.used.add("came-from")
+        if obj.is_card and (obj.types != DEFAULT_TYPES.get(obj.card_type, ()) or obj.aura):
+            tags.append(" ".join(obj.types) + (" Aura" if obj.aura else ""))
+            self.used.add("types")
+        if obj.exiled_with is not None:
+            tags.append(f"exiled with {obj.exiled_with}")
+            self.used.add("exiled-with")
+        if obj.same_card is not None:
+            tags.append(f"the card {obj.same_card} again")
+            self.used.add("same-card")
         if obj.is_card and zone.player != obj.owner:
             tags.append(f"owner {obj.owner}")
             self.used.add("owner")

@@ -156,6 +156,10 @@ def test_the_legend_lists_what_the_picture_uses_and_nothing_else() -> None:
     ("affected-by", {"affected_by": ["e1"]}, "affected by e1"),
     ("nontraditional", {"card_type": "plane"}, "plane"),
     ("controller", {"controller": "Bob"}, "controller Bob"),
+    ("types", {"types": ("instant",)}, "instant"),
+    ("types", {"types": ("enchantment",), "subtypes": ("aura",)}, "enchantment Aura"),
+    ("exiled-with", {"exiled_with": "karn"}, "exiled with karn"),
+    ("same-card", {"same_card": "c0"}, "the card c0 again"),
 ])
 def test_each_marker_shows_on_its_row_and_in_the_legend(key: str, change: dict[str, object],
                                                          word: str) -> None:
@@ -179,6 +183,17 @@ def test_each_kind_of_object_has_its_colour(kind: str, at: str) -> None:
     assert legend_entries(dot) == ["status:active", "player", "shared", f"kind:{kind}"]
     (cell,) = re.findall(r'<TD[^>]*PORT="o\d+">', _label(dot, "g0_shared"))
     assert f'BGCOLOR="{KIND_FILL[kind]}"' in cell and KIND_FILL[kind] != KIND_FILL["card"]
+
+
+@pytest.mark.parametrize(("came", "shown"), [("main-game", True), ("outside", True),
+                                             ("battlefield", False)])
+def test_where_a_card_came_from_is_shown_unless_it_is_there(came: str, shown: bool) -> None:
+    s = build(["Ann", "Bob"], games=[game("main"), game("sub", parent="main")],
+              cards=[card("c", "Ann", "sub/battlefield")])
+    s.games["sub"].came_from["c"] = came
+    dot = to_dot(s)
+    assert ("came-from" in legend_entries(dot)) == shown
+    assert (f"came from {came.replace('-', ' ')}" in _label(dot, "g1_shared")) == shown
 
 
 def test_began_in_deck_and_waiting_triggers_are_shown() -> None:
