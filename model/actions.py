@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING
 from .errors import IllegalEvent
 from .events import GENERAL_RULES
 from .objects import FACE_DOWN_ZONES, NONCARD_ZONES, OUTSIDE, GameObject, ZoneRef
+from .scenario import LARGEST as LARGEST_COUNT
 from .state import Game, Situation
 from .trace import Change
 
@@ -139,6 +140,9 @@ def a_counter(interp: Interpreter, state: Situation, ctx: Context, active: Game)
     value = counters.get(kind, 0) + add
     if value < 0:
         raise IllegalEvent(f"counter: {target} has only {counters.get(kind, 0)} {kind} counters")
+    if value > LARGEST_COUNT:  # as a scenario refuses one: no count in a game is that large
+        raise IllegalEvent(f"counter: {target} would have more than {LARGEST_COUNT} {kind} "
+                           "counters, more than the model counts")
     if value:
         counters[kind] = value
     else:

@@ -108,3 +108,19 @@ def test_the_interpreter_refuses_an_event_the_reader_would(
                            file="s.toml").situation
     with pytest.raises(IllegalEvent, match=words):
         Interpreter().step(state, Event(*event))
+
+
+def test_no_count_grows_past_what_a_scenario_holds() -> None:
+    """A counter event that would make a count larger than a scenario may hold (2**63 - 1)
+    is refused, so every situation the interpreter makes can be written and read back."""
+    from shahrazad.model.errors import IllegalEvent
+    from shahrazad.model.events import Event
+    from shahrazad.model.interpreter import Interpreter
+    from shahrazad.model.scenario import LARGEST, parse_scenario
+
+    state = parse_scenario(f'players = ["Ann", "Bob"]\ngame = [{{ id = "main" }}]\n'
+                           f'player-counter = [{{ game = "main", player = "Ann", kind = '
+                           f'"poison", count = {LARGEST} }}]\n', file="s.toml").situation
+    with pytest.raises(IllegalEvent, match="more than the model counts"):
+        Interpreter().step(state, Event("counter", {"player": "Ann", "kind": "poison",
+                                                    "add": 1}))
