@@ -105,7 +105,7 @@ def test_only_cards_are_copied() -> None:
 
 
 @pytest.mark.parametrize("copy_to", [
-    {"game": "subgame", "zone": "battlefield"},
+    pytest.param({"game": "subgame", "zone": "battlefield"}, marks=pytest.mark.slow),
     {"game": "subgame", "zone": "hand", "whose": "owner", "as": "card"},
 ])
 def test_both_readings_copy_only_cards_and_make_new_objects(copy_to: dict[str, Any]) -> None:
@@ -139,7 +139,7 @@ def test_the_new_object_reads_back() -> None:
 # ---- both readings --------------------------------------------------------------------------
 
 
-# The first takes about 5 s, the others 10 to 30 s (behind `slow`).
+# The first takes about 2 s, the others 10 to 30 s (behind `slow`).
 @pytest.mark.parametrize("copy_to", [
     {"game": "subgame", "zone": "battlefield", "face": "down", "control": "event-controller"},
     pytest.param({"game": "subgame", "zone": "library", "whose": "same", "as": "card"},
@@ -158,6 +158,7 @@ def test_both_readings_agree_on_copy_to(copy_to: dict[str, Any]) -> None:
     assert conform(_copying(copy_to), small, START) == []
 
 
+@pytest.mark.slow  # about 3 s
 def test_both_readings_agree_on_a_deck_copied_with_its_mark() -> None:
     state = build(["Ann", "Bob"], games=[game("main", variants=["planechase"])], cards=[
         card("shahrazad", "Ann", "main/stack", types=["sorcery"]),
@@ -232,6 +233,7 @@ def test_the_card_again_is_refuted_with_a_reached_trace() -> None:
     assert result.replay is not None and result.replay.witness
 
 
+@pytest.mark.slow  # about 2 s
 def test_the_diff_sees_the_copies_and_not_itself() -> None:
     """The semantic diff finds the difference; a rulebook that copies compared with itself
     differs nowhere (the two transitions make the same new objects)."""
