@@ -254,14 +254,11 @@ def _structure(s: State) -> list[tuple[str, str, tuple[str, ...], Term]]:
                                   & (s.commander(o) | eq(s.ctype(o), ctype("vanguard"))))))),
         ("structure.subgame-decks-marked", "A card of a supplementary deck is in a subgame "
          "only if it began that subgame, and each subgame above it, in its deck (so 728.5a "
-         "sends it back at each end), or began one of them in exile: an Attraction or "
-         "Contraption that Karn Liberated exiled and left in exile as it restarted a "
-         "subgame (726.5), which 728.5a does not send back.",
-         ("subgame.start.supplementary-decks", "restart.cards-involved", "restart.exempt"),
+         "sends it back at each end).",
+         ("subgame.start.supplementary-decks", "restart.cards-involved"),
          forall((o, g), implies(s.inside(o) & ne(s.own_deck(o), deck("none")) & s.live(g)
                                 & s.has_parent(g) & le(s.depth(g), s.depth(s.game(o))),
-                                eq(s.began_in_deck(g, o), s.own_deck(o))
-                                | eq(s.came_from(g, o), came("exile"))))),
+                                eq(s.began_in_deck(g, o), s.own_deck(o))))),
         ("structure.no-conspiracy-in-subgames", "No conspiracy card is in a subgame: a subgame "
          "takes only the libraries, supplementary decks, vanguards and commanders.",
          ("subgame.start.new-game",),
@@ -382,7 +379,7 @@ STRUCTURE_RULES: dict[str, tuple[str, ...]] = {
     "structure.face-down-places": ("708.2", "406.3", "110.5", "701.31b", "728.5a"),
     "structure.suspended-games-emptied": ("728.2", "728.2a", "728.2b", "728.2c", "728.4"),
     "structure.counters-of-players": ("122.1", "800.4a"),
-    "structure.subgame-decks-marked": ("728.2a", "728.5a", "726.5"),
+    "structure.subgame-decks-marked": ("728.2a", "728.5a"),
     "structure.no-conspiracy-in-subgames": ("728.2", "728.4"),
     "structure.emblems": ("114.2",),
     "structure.commanders": ("903.3", "702.124g"),

@@ -119,14 +119,14 @@ def e_restart(interp: Interpreter, state: Situation, ctx: Context, active: Game)
 
 def exempt_cards(state: Situation, game: Game, source: str | None) -> list[str]:
     """The cards a restart by `source`'s ability leaves in exile (726.5): Karn Liberated's
-    "all non-Aura permanent cards exiled with Karn Liberated", the cards in the game's exile
-    recorded as exiled with `source` that are permanent cards and not Auras (110.4b, 303.4,
-    607.2a): traditional cards, and Attractions and Contraptions, which are artifact cards
-    (717.1, 905.1) that Karn's -3 can exile from the battlefield. None without a source."""
+    "all non-Aura permanent cards exiled with Karn Liberated", the traditional cards in the
+    game's exile recorded as exiled with `source` that are permanent cards and not Auras
+    (110.4b, 303.4, 607.2a). None without a source. (An Attraction or Contraption is an
+    artifact card too; that Karn exiles one is a corner the model leaves out.)"""
     if source is None:
         return []
     return [c for c in state.zones.get(ZoneRef(game.id, "exile"), ())
-            if state.objects[c].is_card and state.objects[c].exiled_with == source
+            if state.objects[c].traditional and state.objects[c].exiled_with == source
             and state.objects[c].permanent_card and not state.objects[c].aura]
 
 

@@ -93,9 +93,9 @@ def e_restart(enc: Encoder, pre: SymState, active: Any) -> SymState:
     """`restart`: a player of the active game (`controller`) restarts it (726.1) with the
     ability of `source` (none, or an object of the game), with Karn Liberated's further
     instruction or without it (`then`, 726.4). The cards exempt (726.5) are computed, as
-    `model.event_steps.exempt_cards` computes them: the non-Aura permanent cards (traditional
-    cards, Attractions, Contraptions) in the game's exile exiled with `source`. Binds
-    `restarted`, and `main` where the game has a main game (726.6)."""
+    `model.event_steps.exempt_cards` computes them: the traditional, non-Aura permanent cards
+    in the game's exile exiled with `source`. Binds `restarted`, and `main` where the game has
+    a main game (726.6)."""
     u = enc.u
     controller = u.const("controller", "player")
     source = u.const("source", "obj")
@@ -104,6 +104,7 @@ def e_restart(enc: Encoder, pre: SymState, active: Any) -> SymState:
     exempt = z3.Lambda([o], z3.And(
         source != u.noobj, enc.inside(pre, o), pre.get("game", o) == active,
         pre.get("kind", o) == u.enum("kind", "card"), pre.get("zone", o) == enc.z("exile"),
+        pre.get("ctype", o) == u.enum("ctype", "traditional"),
         pre.get("exiled_with", o) == source, pre.get("permanent_card", o),
         z3.Not(pre.get("aura", o))))
     enc.constraints += [

@@ -221,18 +221,3 @@ def test_a_manifested_instant_stays_face_down() -> None:
     assert conform_refusal(official(), scenario.situation, turn) == []
     down = Event("turn", {"object": "goyf", "face": "down"})
     assert conform(official(), scenario.situation, down) == []
-
-
-def test_an_exiled_contraption_is_exempt_in_both_readings() -> None:
-    """An Attraction or Contraption is an artifact card, a non-Aura permanent card: Karn
-    leaves it in exile (726.5) and puts it onto the battlefield; the encoder agrees, every
-    attribute of every element (conformance). At the subgame's end it is lost
-    (docs/findings.md)."""
-    from shahrazad.model.scenario import load_scenario
-
-    scenario = load_scenario(ROOT / "examples" / "findings"
-                             / "contraption-exiled-by-karn-in-a-subgame.toml")
-    after = Interpreter(official()).step(scenario.situation, scenario.events[0]).situation
-    assert after.where["widget"].kind == "battlefield"
-    assert after.objects["widget"].controller == "Ann"
-    assert conform(official(), scenario.situation, scenario.events[0]) == []
