@@ -20,7 +20,7 @@ documents each key; `validate_step` is the single place that knows the grammar.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Final
 
 from .objects import CARD_TYPES, OBJECT_KINDS, OUTSIDE, ZONE_KINDS
@@ -223,9 +223,7 @@ class Step:
                     f"face {t.face}" if t.face != "keep" else "",
                 ) if b]
                 if self.action == "copy-to":
-                    made = "the card again" if t.as_ == "card" else "a copy"
-                    return f"{head}: {made} -> {dest}" + (f" ({', '.join(bits)})" if bits
-                                                          else "")
+                    head += ": the card again" if t.as_ == "card" else ": a copy"
                 return f"{head} -> {dest}" + (f" ({', '.join(bits)})" if bits else "")
             if self.action == "cease":
                 return f"{head} ceases to exist"
@@ -358,7 +356,7 @@ def parse_destination(key: str, table: Any, roles: tuple[str, ...],
                                 "to exist at once (707.10a); write as = \"card\" for the card "
                                 "itself in a second place")
         plain = parse_destination(key, {k: v for k, v in t.items() if k != "as"}, roles)
-        return Destination(**{**plain.__dict__, "as_": made})
+        return replace(plain, as_=made)
     if t["zone"] == OUTSIDE:  # a card's owner's place outside every game (400.11)
         for other in t:
             if other != "zone":

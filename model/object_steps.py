@@ -42,35 +42,36 @@ def object_step(interp: Interpreter, state: Situation, ctx: Context, clause: Cla
     assert step.select is not None
     chosen = [o for o in interp._objects_of_game(state, ctx.roles.get(step.select.game))
               if matches(state, ctx, step.select, state.objects[o])]
-    changes: list[Change] = []
     if step.action == "copy-to":
         assert step.to is not None
         prefix = "card" if step.to.as_ == "card" else "copy"
         names = iter(state.fresh_ids(prefix, len(chosen)))
         changes = [copy_card(interp, state, ctx, step.select, step.to, state.objects[o], names)
                    for o in chosen]
-        chosen = []
-    for obj_id in chosen:
-        obj = state.objects[obj_id]
-        if step.action == "cease":
-            changes.append(Change(obj_id, "ceased", str(state.cease(obj_id))))
-        elif step.action == "set":
-            for key, value in step.args.items():
-                if key == "face":
-                    obj.face_up = value == "up"
-                elif key == "phased":
-                    obj.phased_out = value == "out"
-                elif key == "commander" and obj.is_card:  # only a card is a commander (903.3)
-                    obj.commander = bool(value)
-                elif key == "owner" and obj.controller is not None:
-                    obj.owner = obj.controller
-            changes.append(Change(obj_id, "set", after=", ".join(
-                f"{k}={v}" for k, v in step.args.items())))
-        else:
-            assert step.to is not None
-            changes.append(move_object(interp, state, ctx, step.select, step.to, obj))
-    interp._note(ctx, clause, rule, step.describe() if changes else
+    else:
+        changes = [_act(interp, state, ctx, step, state.objects[o]) for o in chosen]
+    interp._note(ctx, clause, rule, step.describe() if chosen else
                  step.describe() + " (nothing selected)", changes)
+
+
+def _act(interp: Interpreter, state: Situation, ctx: Context, step: Step,
+         obj: GameObject) -> Change:
+    """`cease`, `set` or `move-to` on one selected object: the change it makes."""
+    if step.action == "cease":
+        return Change(obj.id, "ceased", str(state.cease(obj.id)))
+    if step.action == "set":
+        for key, value in step.args.items():
+            if key == "face":
+                obj.face_up = value == "up"
+            elif key == "phased":
+                obj.phased_out = value == "out"
+            elif key == "commander" and obj.is_card:  # only a card is a commander (903.3)
+                obj.commander = bool(value)
+            elif key == "owner" and obj.controller is not None:
+                obj.owner = obj.controller
+        return Change(obj.id, "set", after=", ".join(f"{k}={v}" for k, v in step.args.items()))
+    assert step.select is not None and step.to is not None
+    return move_object(interp, state, ctx, step.select, step.to, obj)
 
 
 def move_object(interp: Interpreter, state: Situation, ctx: Context, sel: Selector,

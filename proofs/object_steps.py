@@ -219,13 +219,12 @@ def copy(enc: Encoder, s: SymState, sel_spec: Selector, dest: Destination, label
     (`Universe.maker`): `twin`, the new object made from each copied card, and `source`, its
     inverse, so that the new objects are one per copied card, each fresh
     (`Encoder.fresh_object`); an object is made (`made`) when it is the twin of its source
-    and that source is copied. A new object takes the
-    destination, no counters, phased in, nothing acting on it, its card's owner as owner and
-    controller (or the event's controller, if the step says so), face up or down as the step
-    says (else as its card), its card's abilities; a copy (`as = "copy"`) is no card and
-    remembers the game it was made in, the card again (`as = "card"`) keeps the card's kind,
-    characteristics, commander designation and deck and records the card it is a second place
-    of (`same_card`)."""
+    and that source is copied. A new object takes the destination, no counters, phased in,
+    nothing acting on it, its card's owner as owner and controller (or the event's controller,
+    if the step says so), face up or down as the step says (else as its card), its card's
+    abilities; a copy (`as = "copy"`) is no card and remembers the game it was made in, the
+    card again (`as = "card"`) keeps the card's kind, characteristics, commander designation
+    and deck and records the card it is a second place of (`same_card`)."""
     u = enc.u
     o = u.const("o", "obj")
     r = enc.role(dest.game)
@@ -243,14 +242,13 @@ def copy(enc: Encoder, s: SymState, sel_spec: Selector, dest: Destination, label
     enc.constraints.append(u.forall([o], z3.Implies(copied, z3.And(
         source(twin(o)) == o, enc.fresh_object(s, twin(o))))))
 
-    def made(y: Any) -> Any:  # the object `y` is new, made from its source card
-        return z3.And(z3.substitute(copied, (o, source(y))), twin(source(y)) == y)
-
     def of_card(value: Any) -> Any:  # a value of the card each new object was made from
         return z3.substitute(value, (o, src))
 
+    made = z3.And(of_card(copied), twin(src) == x)  # `x` is new, made from its source card
+
     def put(attribute: str, value: Any) -> Any:
-        return z3.Lambda([x], z3.If(made(x), value, s.get(attribute, x)))
+        return z3.Lambda([x], z3.If(made, value, s.get(attribute, x)))
 
     as_card = dest.as_ == "card"
 
@@ -285,7 +283,7 @@ def copy(enc: Encoder, s: SymState, sel_spec: Selector, dest: Destination, label
         "same_card": put("same_card", z3.If(first == u.noobj, src, first) if as_card
                          else u.noobj),
     }
-    changes.update(_marks(enc, s, dest, x, made(x), game, of_card(deck)))
+    changes.update(_marks(enc, s, dest, x, made, game, of_card(deck)))
     return enc.next_state(s, label, **changes)
 
 
