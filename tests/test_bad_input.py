@@ -101,11 +101,10 @@ def test_the_interpreter_refuses_an_event_the_reader_would(
     from shahrazad.model.errors import IllegalEvent
     from shahrazad.model.events import Event
     from shahrazad.model.interpreter import Interpreter
-    from shahrazad.model.scenario import parse_scenario
 
-    state = parse_scenario('players = ["Ann", "Bob"]\ngame = [{ id = "main" }]\ncard = [{ id = '
-                           '"c1", owner = "Ann", at = "main/library/Ann" }]\n',
-                           file="s.toml").situation
+    from tests.situations import build, card
+
+    state = build(["Ann", "Bob"], cards=[card("c1", "Ann", "main/library/Ann")])
     with pytest.raises(IllegalEvent, match=words):
         Interpreter().step(state, Event(*event))
 
@@ -116,11 +115,11 @@ def test_no_count_grows_past_what_a_scenario_holds() -> None:
     from shahrazad.model.errors import IllegalEvent
     from shahrazad.model.events import Event
     from shahrazad.model.interpreter import Interpreter
-    from shahrazad.model.scenario import LARGEST, parse_scenario
+    from shahrazad.model.scenario import LARGEST
 
-    state = parse_scenario(f'players = ["Ann", "Bob"]\ngame = [{{ id = "main" }}]\n'
-                           f'player-counter = [{{ game = "main", player = "Ann", kind = '
-                           f'"poison", count = {LARGEST} }}]\n', file="s.toml").situation
+    from tests.situations import build, counter
+
+    state = build(["Ann", "Bob"], counters=[counter("main", "Ann", "poison", LARGEST)])
     with pytest.raises(IllegalEvent, match="more than the model counts"):
         Interpreter().step(state, Event("counter", {"player": "Ann", "kind": "poison",
                                                     "add": 1}))
