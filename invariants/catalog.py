@@ -193,8 +193,8 @@ def _structure(s: State) -> list[tuple[str, str, tuple[str, ...], Term]]:
          ("restart.cards-involved",),
          forall(o, implies(s.exists(o), iff(eq(s.kind(o), kind("card")),
                                             ne(s.ctype(o), ctype("none")))))),
-        ("structure.decks", "A card's supplementary deck is the one of its type, and a "
-         "supplementary deck holds only its own cards; only traditional cards are commanders.",
+        ("structure.decks", "A card's supplementary deck is the one of its type (no object "
+         "but a card belongs to one), and a supplementary deck holds only its own cards; only traditional cards are commanders.",
          ("subgame.start.supplementary-decks", "restart.cards-involved"), _decks(s)),
         ("structure.counters-in-live-games", "Counters on players exist only in live games, "
          "never below zero.",
@@ -333,7 +333,8 @@ def _decks(s: State) -> Term:
     commander = implies(s.commander(o), eq(s.ctype(o), ctype("traditional")))
     began = forall(g, implies(ne(s.began_in_deck(g, o), deck("none")) & s.exists(o),
                               s.is_card(o) & eq(s.began_in_deck(g, o), s.own_deck(o))))
-    return forall(o, implies(s.is_card(o), own & in_own & commander) & began)
+    return forall(o, implies(s.exists(o), own) & implies(s.is_card(o), in_own & commander)
+                  & began)
 
 
 def _plus1(t: Term) -> Term:
