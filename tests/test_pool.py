@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 
+from shahrazad.proofs import pool
 from shahrazad.proofs.pool import run_all
 
 
@@ -20,3 +21,31 @@ def test_a_dying_worker_costs_only_its_item() -> None:
                   progress=lambda count, _: done.append(count))
     assert out == [1, 4, -3, 16, 25]
     assert done == [1, 2, 3, 4, 5]
+
+
+def _pid(_: int) -> int:
+    return os.getpid()
+
+
+def test_started_workers_serve_each_call_until_stopped() -> None:
+    pool.start(2)
+    try:
+        first = set(run_all(_pid, list(range(6)), jobs=2, on_death=lambda n, why: 0))
+        second = set(run_all(_pid, list(range(6)), jobs=2, on_death=lambda n, why: 0))
+        assert os.getpid() not in first | second  # never in this process
+        assert second <= first and len(first) <= 2  # the same workers, kept between calls
+    finally:
+        pool.stop()
+    assert pool._started is None
+
+
+def test_a_started_pool_that_breaks_is_not_used_again() -> None:
+    pool.start(2)
+    try:
+        out = run_all(_square_or_die, [1, 2, 3, 4, 5], jobs=2,
+                      on_death=lambda n, why: -n if "died" in why else 0)
+        assert out == [1, 4, -3, 16, 25]
+        assert pool._started is None
+        assert run_all(_square_or_die, [4], jobs=2, on_death=lambda n, why: 0) == [16]
+    finally:
+        pool.stop()

@@ -13,7 +13,7 @@ import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
@@ -40,6 +40,9 @@ from .options import result_cache as _cache
 from .options import rulebook as _rulebook
 from .options import scenario_rules as _scenario_rules
 from .report import simulate as report
+
+if TYPE_CHECKING:
+    from shahrazad.proofs.cache import ResultCache
 
 FC = TypeVar("FC", bound=Callable[..., Any] | click.Command)  # what click's decorators take
 
@@ -262,6 +265,7 @@ def verify(rulebook_path: str | None, amendments: tuple[str, ...], fmt: str,
     players and nested games. One proof run writes any set of reports (--format on
     standard output or -o, plus --json, --junit-xml, --sarif, --markdown files). Exit 0 all
     proved, 1 refuted, 3 unknown (or amendments that change nothing the model can see)."""
+    cache = _start_workers(jobs, cache_dir, no_cache)
     from shahrazad.proofs.verify import verify as run_verify
     from shahrazad.proofs.verify import worst
 
@@ -276,7 +280,6 @@ def verify(rulebook_path: str | None, amendments: tuple[str, ...], fmt: str,
                                      "give the rulebook and amendments as files, not standard "
                                      "input", param_hint="--explain-dir")
         _writable_folder(explain_dir)
-    cache = _cache(cache_dir, no_cache)
     rulebook, loaded = _rules(rulebook_path, amendments)
     _check_invariants(only)
     started = time.perf_counter()
@@ -582,6 +585,19 @@ def check_references_command(paths: tuple[str, ...], fmt: str, output: str | Non
     raise click.exceptions.Exit(1 if refs.findings else 0)
 
 
+def _start_workers(jobs: int | None, cache_dir: str | None,
+                   no_cache: bool) -> ResultCache | None:
+    """The cache of proofs the options name; with none (a cold run, which needs workers),
+    the worker processes are started at once, so that their start overlaps the command's
+    own (`proofs.pool.start`)."""
+    cache = _cache(cache_dir, no_cache)
+    if cache is None:
+        from shahrazad.proofs.pool import start
+
+        start(jobs or os.cpu_count() or 1)
+    return cache
+
+
 class _Progress:
     """Progress of a long command on standard error, with rich: what it is doing, a bar,
     done/total, the time so far and the item just decided. Only on a terminal (nothing in a
@@ -661,6 +677,7 @@ def amend(amendment: str, rulebook_path: str | None, fmt: str, output: str | Non
     (a semantic diff, each difference with a reached situation and both outcomes side by
     side), and the invariants it breaks and repairs, each with a replayed scenario. Exit 1
     if it breaks anything; 3 if the model sees no difference at all, or cannot decide."""
+    cache = _start_workers(jobs, cache_dir, no_cache)
     from shahrazad.invariants.catalog import EVENTS
     from shahrazad.model.scenario import scenario_data
     from shahrazad.proofs.amendment import load_amendment
@@ -670,19 +687,18 @@ def amend(amendment: str, rulebook_path: str | None, fmt: str, output: str | Non
     from .report.explain import explain
     from .report.semantic import diff_json, diff_text
 
-    cache = _cache(cache_dir, no_cache)
     base = _rulebook(rulebook_path)
     loaded = load_amendment(amendment)
     amended = loaded.apply(base)
     _check_invariants(only)
     workers = jobs or os.cpu_count() or 1
     # An event's transition depends only on that event's clauses: where the amendment
-    # leaves them as they were, every verdict there is the base rulebook's.
+    # leaves them as they were, every verdict there is the base rulebook's, and neither
+    # rulebook is asked (`verify` answers for the base rulebook's own verdicts).
     changed = {event for event in EVENTS if base.on(event) != amended.on(event)}
-    todo = list(obligations(list(only) or None))
+    todo = [ob for ob in obligations(list(only) or None) if ob.event in changed]
     with _Progress("proving both rulebooks") as progress:
-        found, redone = decide([(base, todo), (amended, [ob for ob in todo
-                                                         if ob.event in changed])],
+        found, redone = decide([(base, todo), (amended, todo)],
                                timeout=timeout, jobs=workers, progress=progress, cache=cache)
     with _Progress("comparing event by event") as progress:
         diff = semantic_diff(base, amended, timeout=timeout, jobs=workers, progress=progress)
@@ -796,6 +812,8 @@ _engine_commands()
 
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the console script; returns the exit code."""
+    from shahrazad.proofs.pool import stop
+
     try:
         code = cli.main(args=argv, prog_name="shahrazad", standalone_mode=False)
         if isinstance(code, int):
@@ -817,6 +835,8 @@ def main(argv: list[str] | None = None) -> int:
         click.echo(f"shahrazad: internal error, a bug of this tool ({type(err).__name__}: "
                    f"{err}); set SHAHRAZAD_DEBUG=1 for the traceback", err=True)
         return EXIT_UNDECIDED
+    finally:
+        stop()  # the workers a command started (`_start_workers`), if any
     return 0
 
 
