@@ -103,16 +103,7 @@ class Encoder:
         return new
 
     def library_size(self, s: SymState) -> Any:
-        """How many objects each player has in their library in each game of state `s`, as a
-        function of (game, player): a sum over the universe's elements (its sentinel left out), so
-        only in a bounded universe, for the seven-card rules (728.3, 726.3)."""
-        g = self.u.const("g!ls", "game")
-        p = self.u.const("p!ls", "player")
-        terms = [z3.If(z3.And(s.get("exists", o), s.get("zone", o) == self.z("library"),
-                              s.get("game", o) == g, s.get("zone_player", o) == p),
-                       z3.IntVal(1, self.u.ctx), z3.IntVal(0, self.u.ctx))
-                 for o in self.u.elements["obj"][:-1]]
-        return z3.Lambda([g, p], z3.Sum(*terms) if terms else z3.IntVal(0, self.u.ctx))
+        return library_size(self.u, s)
 
     def fresh_object(self, s: SymState, x: Any) -> Any:
         """`x` names no object yet: it does not exist and no game mentions it."""
@@ -213,10 +204,7 @@ class Encoder:
         parameters and preconditions (`RULE_EVENTS`, `IN_GAME_ACTIONS`), then every step of every
         clause on the event in rulebook order, and settle the effects into the post-state."""
         u = self.u
-        pre = SymState.declare(u, "pre")
-        if u.bound is not None:
-            pre = pre.updated("pre", library_size=self.library_size(pre))
-        self.pre = pre
+        self.pre = pre = pre_state(u)
         active = u.const("active", "game")
         self.constraints += [pre.get("active", active), pre.get("live", active)]
         self.bind("active", active)
@@ -265,6 +253,28 @@ class Encoder:
             return s
 
 
+def library_size(u: Universe, s: SymState) -> Any:
+    """How many objects each player has in their library in each game of state `s`, as a
+    function of (game, player): a sum over the universe's elements (its sentinel left out), so
+    only in a bounded universe, for the seven-card rules (728.3, 726.3)."""
+    g = u.const("g!ls", "game")
+    p = u.const("p!ls", "player")
+    terms = [z3.If(z3.And(s.get("exists", o), s.get("zone", o) == u.enum("zone", "library"),
+                          s.get("game", o) == g, s.get("zone_player", o) == p),
+                   z3.IntVal(1, u.ctx), z3.IntVal(0, u.ctx))
+             for o in u.elements["obj"][:-1]]
+    return z3.Lambda([g, p], z3.Sum(*terms) if terms else z3.IntVal(0, u.ctx))
+
+
+def pre_state(u: Universe) -> SymState:
+    """The state before an event: an array per attribute (in a bounded universe, the sizes
+    of libraries counted from the other arrays)."""
+    pre = SymState.declare(u, "pre")
+    if u.bound is not None:
+        pre = pre.updated("pre", library_size=library_size(u, pre))
+    return pre
+
+
 class _Unbound(Exception):
     """A step names a game role that no clause bound (see `Encoder.game_of`)."""
 
@@ -275,3 +285,4 @@ class _Unbound(Exception):
 def encode_event(rulebook: Rulebook, event: str, universe: Universe) -> Transition:
     """The symbolic transition of `event` under `rulebook`."""
     return Encoder(rulebook, universe, event).run()
+

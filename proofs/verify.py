@@ -31,10 +31,10 @@ from shahrazad.model.state import Situation
 
 from .agreement import concrete_value
 from .counterexample import Replay, canonical, extract, minimise, replay, replay_refusal
-from .encode import Transition, encode_event
+from .encode import Transition, encode_event, pre_state
 from .pool import run_all
 from .reach import Goal, Unreachable, breaks_invariant, impossible, reach, replay_reached
-from .symbolic import RLIMIT_PER_SECOND, TermEncoder, Universe, budget
+from .symbolic import RLIMIT_PER_SECOND, SymBinding, TermEncoder, Universe, budget
 
 if TYPE_CHECKING:
     from .cache import ResultCache
@@ -288,8 +288,7 @@ class Encodings:
             universe = Universe(bound)
             t = encode_event(rulebook, event, universe)
             enc = TermEncoder(universe, t.pre, t.post, t.binding)
-            hypotheses = [(c, attributes(c), enc.encode(c))
-                          for h in structure_terms(pre) for c in conjuncts(h)]
+            hypotheses = structure_hypotheses(universe)
             extra = list(t.constraints) + _hints(universe, t)
             incremental = z3.Solver(ctx=universe.ctx)
             switches = [z3.Bool(f"hypothesis!{i}", universe.ctx)
@@ -300,6 +299,38 @@ class Encodings:
                                                 incremental, switches)
             self.encoding += time.perf_counter() - start
         return self._made[key][1]
+
+
+# The structure hypotheses over `pre`, conjunct by conjunct, encoded once per process and
+# bound (`structure_hypotheses`): each conjunct, the attributes it reads, its z3 formula in
+# the template's own context.
+_TEMPLATES: dict[int | None, tuple[list[tuple[Term, set[str]]], z3.AstVector]] = {}
+
+
+def structure_hypotheses(universe: Universe) -> list[tuple[Term, set[str], Any]]:
+    """The structure invariants over the state before the event, conjunct by conjunct, as
+    formulas of `universe`'s context (each with the attributes it reads).
+
+    They are the same for every event: the encoder builds them once per process (for each
+    bound) in a context of their own, and each universe gets a copy made by z3
+    (`translate`), several times cheaper than building them again (on the official rules:
+    the encoding of a run 9.1 s -> 5.5 s in one process, and z3's work 49.5 -> 44.2 million
+    units). Every universe gets them the same way, so the terms of its context, and z3's
+    answers there, never depend on what the process decided before."""
+    if universe.bound not in _TEMPLATES:
+        u = Universe(universe.bound)
+        state = pre_state(u)
+        # The structure speaks of one state and of no role of an event: nothing is bound.
+        enc = TermEncoder(u, state, state, SymBinding({}, {}, u.nobody, None, u.noobj,
+                                                      u.noobj, None))
+        conjuncts_ = [c for h in structure_terms(pre) for c in conjuncts(h)]
+        formulas = z3.AstVector(ctx=u.ctx)
+        for c in conjuncts_:
+            formulas.push(enc.encode(c))
+        _TEMPLATES[universe.bound] = [(c, attributes(c)) for c in conjuncts_], formulas
+    terms, formulas = _TEMPLATES[universe.bound]
+    copied = formulas.translate(universe.ctx)
+    return [(c, names, copied[i]) for i, (c, names) in enumerate(terms)]
 
 
 # The ladder of attempts for one goal, cheapest first (seconds of budget, see `budget`):
