@@ -12,7 +12,9 @@ import os
 import sys
 import time
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from threading import Lock
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
@@ -643,6 +645,24 @@ class _Progress:
             self.bar.stop()
 
 
+class _Tally:
+    """Several parts of one command, each reporting its progress (done, total, item) from
+    its own thread, as one bar: the parts' counts added up."""
+
+    def __init__(self, progress: Callable[[int, int, Any], None], **totals: int) -> None:
+        self.progress = progress
+        self.totals = totals
+        self.done = dict.fromkeys(totals, 0)
+        self.lock = Lock()
+
+    def part(self, name: str) -> Callable[[int, int, Any], None]:
+        def report(done: int, _: int, item: Any) -> None:
+            with self.lock:
+                self.done[name] = done
+                self.progress(sum(self.done.values()), sum(self.totals.values()), item)
+        return report
+
+
 def _label(item: Any) -> str:
     """What a progress line names: an obligation, a clause's change, an event, a wording."""
     if hasattr(item, "obligation"):
@@ -697,11 +717,16 @@ def amend(amendment: str, rulebook_path: str | None, fmt: str, output: str | Non
     # rulebook is asked (`verify` answers for the base rulebook's own verdicts).
     changed = {event for event in EVENTS if base.on(event) != amended.on(event)}
     todo = [ob for ob in obligations(list(only) or None) if ob.event in changed]
-    with _Progress("proving both rulebooks") as progress:
-        found, redone = decide([(base, todo), (amended, todo)],
-                               timeout=timeout, jobs=workers, progress=progress, cache=cache)
-    with _Progress("comparing event by event") as progress:
-        diff = semantic_diff(base, amended, timeout=timeout, jobs=workers, progress=progress)
+    with _Progress("proving both rulebooks, comparing them event by event") as progress, \
+            ThreadPoolExecutor(max_workers=1) as beside:
+        tally = _Tally(progress, proofs=2 * len(todo), events=len(changed))
+        # The comparison goes to the workers beside the proofs, not after them: one event's
+        # comparison alone would keep one worker busy while the others wait.
+        comparing = beside.submit(semantic_diff, base, amended, timeout=timeout, jobs=workers,
+                                  progress=tally.part("events"))
+        found, redone = decide([(base, todo), (amended, todo)], timeout=timeout, jobs=workers,
+                               progress=tally.part("proofs"), cache=cache)
+        diff = comparing.result()
     before = {r.obligation.name: r for r in found}
     again = {r.obligation.name: r for r in redone}
     after = [again.get(r.obligation.name, r) for r in found]
