@@ -194,7 +194,8 @@ def _structure(s: State) -> list[tuple[str, str, tuple[str, ...], Term]]:
          forall(o, implies(s.exists(o), iff(eq(s.kind(o), kind("card")),
                                             ne(s.ctype(o), ctype("none")))))),
         ("structure.decks", "A card's supplementary deck is the one of its type (no object "
-         "but a card belongs to one), and a supplementary deck holds only its own cards; only traditional cards are commanders.",
+         "but a card belongs to one), and a supplementary deck holds only its own cards; "
+         "only traditional cards are commanders.",
          ("subgame.start.supplementary-decks", "restart.cards-involved"), _decks(s)),
         ("structure.counters-in-live-games", "Counters on players exist only in live games, "
          "never below zero.",

@@ -53,7 +53,8 @@ _OF_RECORD: dict[str, Callable[[GameObject], Any]] = {
     "controller": lambda item: item.controller or item.owner,
     "kind": attrgetter("kind"),
     "ctype": lambda item: item.card_type if item.is_card else "none",
-    "own_deck": lambda item: item.deck or DECK_OF.get(item.card_type) or "none",
+    "own_deck": lambda item: (item.deck or DECK_OF.get(item.card_type) or "none")
+    if item.is_card else "none",
     "commander": attrgetter("commander"),
     "face_up": attrgetter("face_up"),
     "phased_out": attrgetter("phased_out"),

@@ -9,16 +9,20 @@ again gets the answer `on_death` gives (for an obligation: unknown, with the rea
 A command that will need workers can `start` them first, before it reads its input and
 imports what it needs: a spawned worker takes about a third of a second to import z3 and
 the prover, time that then overlaps the command's own start instead of following it.
-`run_all` uses the started workers (and keeps them for the next call) until `stop`.
+`run_all` of as many jobs uses the started workers (and keeps them for the next call, also
+from another thread) until `stop`, or until one of them dies (the pool is then broken, and
+each later call starts its own). `cancel` stops them for good when the command is
+interrupted: a call still waiting on them then raises instead of running its items again.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from concurrent.futures import ProcessPoolExecutor, as_completed
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from importlib import import_module
 from multiprocessing import get_context
+from threading import Event, Lock
 from typing import TypeVar
 
 T = TypeVar("T")
@@ -27,6 +31,9 @@ R = TypeVar("R")
 PROVER = ("shahrazad.proofs.verify", "shahrazad.proofs.semantic")  # what workers import
 
 _started: tuple[int, ProcessPoolExecutor] | None = None  # (jobs, the pool) after `start`
+_lock = Lock()  # guards `_started`: two threads of one command may share the pool
+_cancelled = Event()  # set by `cancel`, cleared by `stop`: run nothing again
+POLL = 0.1  # seconds between two looks at `_cancelled` while waiting on workers
 
 
 def _import(modules: Sequence[str]) -> None:
@@ -40,18 +47,32 @@ def start(jobs: int, modules: Sequence[str] = PROVER) -> None:
     worker importing at once would compete for the cores with the command's own start, and
     some runs need only one). Nothing if workers are started already."""
     global _started
-    if _started is None:
-        pool = ProcessPoolExecutor(max_workers=jobs, mp_context=get_context("spawn"))
-        pool.submit(_import, modules)  # a submission with no idle worker spawns one
-        _started = jobs, pool
+    with _lock:
+        if _started is None:
+            pool = ProcessPoolExecutor(max_workers=jobs, mp_context=get_context("spawn"))
+            pool.submit(_import, modules)  # a submission with no idle worker spawns one
+            _started = jobs, pool
 
 
 def stop() -> None:
-    """Stop the started workers (after their imports, if they are still importing)."""
+    """Stop the started workers (after their imports, or what they are deciding), at the
+    end of a command."""
     global _started
-    if _started is not None:
-        _started[1].shutdown(wait=True, cancel_futures=True)
-        _started = None
+    with _lock:
+        started, _started = _started, None
+    if started is not None:
+        started[1].shutdown(wait=True, cancel_futures=True)
+    _cancelled.clear()
+
+
+def cancel() -> None:
+    """The command is interrupted: what waits on the started workers gets nothing more,
+    and nothing runs again (`stop` ends the cancellation, at the command's end)."""
+    _cancelled.set()
+    with _lock:
+        started = _started
+    if started is not None:
+        started[1].shutdown(wait=False, cancel_futures=True)
 
 
 def run_all(work: Callable[[T], R], items: Sequence[T], jobs: int,
@@ -68,24 +89,38 @@ def run_all(work: Callable[[T], R], items: Sequence[T], jobs: int,
 
     global _started
     context = get_context("spawn")
-    if _started is not None and _started[0] == jobs:
-        pool, kept = _started[1], True  # the started workers, kept for the next call
+    with _lock:
+        started = _started
+    if started is not None and started[0] == jobs:
+        pool, kept = started[1], True  # the started workers, kept for the next call
     else:
         pool, kept = ProcessPoolExecutor(max_workers=jobs, mp_context=context), False
     try:
         futures = {pool.submit(work, item): index for index, item in enumerate(items)}
-        for future in as_completed(futures):
-            record(futures[future], future.result())
+        waiting = set(futures)
+        while waiting:
+            # Polled: a future that `cancel` cancels never wakes a waiter up.
+            done, waiting = wait(waiting, timeout=POLL, return_when=FIRST_COMPLETED)
+            for future in sorted(done, key=futures.__getitem__):
+                record(futures[future], future.result())
+            if waiting and _cancelled.is_set():
+                raise BrokenProcessPool("the command was interrupted")
     except BrokenProcessPool:
+        if _cancelled.is_set():
+            raise
         if kept:  # broken for good: the next call starts its own
-            _started = None
+            with _lock:
+                if _started is started:
+                    _started = None
         kept = False  # run again below, one item per worker, what it did not finish
     finally:
         if not kept:
-            pool.shutdown(wait=True)
+            pool.shutdown(wait=True, cancel_futures=_cancelled.is_set())
     for index, item in enumerate(items):
         if index in results:
             continue
+        if _cancelled.is_set():
+            raise BrokenProcessPool("the command was interrupted")
         try:
             with ProcessPoolExecutor(max_workers=1, mp_context=context) as alone:
                 record(index, alone.submit(work, item).result())

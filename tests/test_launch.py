@@ -22,6 +22,7 @@ def _no_cache_variable(monkeypatch: pytest.MonkeyPatch) -> None:
     (["verify", "--jobs=1", "--only", "x"], 1),
     (["verify", "--jobs", "0"], CORES),        # refused later by the command line proper
     (["verify", "--jobs"], CORES),
+    (["verify", "--jobs", "²"], CORES),        # a digit to Python, no number to int()
     (["verify", "--cache", "d", "--no-cache"], CORES),
     (["verify", "--cache", "d"], None),        # a warm run may need no worker
     (["verify", "--cache=d"], None),

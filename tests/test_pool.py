@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import os
+import threading
+import time
 
 from shahrazad.proofs import pool
 from shahrazad.proofs.pool import run_all
@@ -49,3 +51,30 @@ def test_a_started_pool_that_breaks_is_not_used_again() -> None:
         assert run_all(_square_or_die, [4], jobs=2, on_death=lambda n, why: 0) == [16]
     finally:
         pool.stop()
+
+
+def _slow_square(n: int) -> int:
+    time.sleep(0.5)
+    return n * n
+
+
+def test_cancel_leaves_a_waiting_call_with_nothing_run_again() -> None:
+    pool.start(2)
+    outcome: list[object] = []
+
+    def waiting() -> None:
+        try:
+            outcome.append(run_all(_slow_square, list(range(8)), jobs=2,
+                                   on_death=lambda n, why: -1))
+        except BaseException as err:  # what an interrupted command's other thread sees
+            outcome.append(err)
+
+    beside = threading.Thread(target=waiting)
+    beside.start()
+    time.sleep(0.2)
+    pool.cancel()
+    beside.join()
+    pool.stop()
+    assert len(outcome) == 1 and isinstance(outcome[0], BaseException)  # no list of answers
+    assert not pool._cancelled.is_set() and pool._started is None
+    assert run_all(_square_or_die, [2], jobs=1, on_death=lambda n, why: 0) == [4]

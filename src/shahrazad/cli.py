@@ -587,13 +587,13 @@ def check_references_command(paths: tuple[str, ...], fmt: str, output: str | Non
     raise click.exceptions.Exit(1 if refs.findings else 0)
 
 
-def _start_workers(jobs: int | None, cache_dir: str | None,
-                   no_cache: bool) -> ResultCache | None:
+def _start_workers(jobs: int | None, cache_dir: str | None, no_cache: bool,
+                   always: bool = False) -> ResultCache | None:
     """The cache of proofs the options name; with none (a cold run, which needs workers),
-    the worker processes are started at once, so that their start overlaps the command's
-    own (`proofs.pool.start`)."""
+    or `always`, the worker processes are started at once, so that their start overlaps
+    the command's own (`proofs.pool.start`)."""
     cache = _cache(cache_dir, no_cache)
-    if cache is None:
+    if cache is None or always:
         from shahrazad.proofs.pool import start
 
         start(jobs or os.cpu_count() or 1)
@@ -697,10 +697,12 @@ def amend(amendment: str, rulebook_path: str | None, fmt: str, output: str | Non
     (a semantic diff, each difference with a reached situation and both outcomes side by
     side), and the invariants it breaks and repairs, each with a replayed scenario. Exit 1
     if it breaks anything; 3 if the model sees no difference at all, or cannot decide."""
-    cache = _start_workers(jobs, cache_dir, no_cache)
+    # Even a warm run compares the rulebooks in workers, beside the proofs, in one pool.
+    cache = _start_workers(jobs, cache_dir, no_cache, always=True)
     from shahrazad.invariants.catalog import EVENTS
     from shahrazad.model.scenario import scenario_data
     from shahrazad.proofs.amendment import load_amendment
+    from shahrazad.proofs.pool import cancel
     from shahrazad.proofs.semantic import semantic_diff, unseen
     from shahrazad.proofs.verify import Status, decide, obligations
 
@@ -724,8 +726,12 @@ def amend(amendment: str, rulebook_path: str | None, fmt: str, output: str | Non
         # comparison alone would keep one worker busy while the others wait.
         comparing = beside.submit(semantic_diff, base, amended, timeout=timeout, jobs=workers,
                                   progress=tally.part("events"))
-        found, redone = decide([(base, todo), (amended, todo)], timeout=timeout, jobs=workers,
-                               progress=tally.part("proofs"), cache=cache)
+        try:
+            found, redone = decide([(base, todo), (amended, todo)], timeout=timeout,
+                                   jobs=workers, progress=tally.part("proofs"), cache=cache)
+        except BaseException:  # interrupted, or a bug: the comparison stops waiting too
+            cancel()
+            raise
         diff = comparing.result()
     before = {r.obligation.name: r for r in found}
     again = {r.obligation.name: r for r in redone}

@@ -30,7 +30,7 @@ def workers_wanted(args: list[str]) -> int | None:
     for index, arg in enumerate(args):
         value = (arg.partition("=")[2] if arg.startswith("--jobs=") else
                  args[index + 1] if arg == "--jobs" and index + 1 < len(args) else "")
-        if value.isdigit() and int(value) >= 1:
+        if value.isdecimal() and value.isascii() and int(value) >= 1:
             jobs = int(value)
     return jobs
 
