@@ -244,3 +244,24 @@ def test_recorded_rules_replay_through_a_symbolic_link(capsys: pytest.CaptureFix
     code, out, err = run(capsys, "simulate", "out/end.commanders-return@end-subgame.trace.toml")
     assert code == 0, err
     assert "amended by forgotten.toml" in out
+
+
+def test_amend_decides_both_rulebooks_only_where_the_amendment_changes_them(
+        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    from shahrazad.proofs import semantic
+    from shahrazad.proofs import verify as proofs
+
+    asked: list[list[tuple[str, str]]] = []
+
+    def decide(requests: Any, **_: Any) -> list[list[Any]]:
+        asked.extend([(ob.event, ob.invariant.id) for ob in todo] for _, todo in requests)
+        return [[proofs.Result(ob, proofs.Status.PROVED, 0.0) for ob in todo]
+                for _, todo in requests]
+
+    monkeypatch.setattr(proofs, "decide", decide)
+    monkeypatch.setattr(semantic, "semantic_diff", lambda *_, **__: [])
+    code, _, _ = run(capsys, "amend", BREAKS_COMMANDERS, "--format", "json")
+    assert len(asked) == 2 and asked[0] == asked[1]  # the same obligations of both
+    assert {event for event, _ in asked[0]} == {"end-subgame"}  # 728.5c is about the end
+    assert len(asked[0]) == len([ob for ob in proofs.obligations() if ob.event == "end-subgame"])
+    assert code == 3  # every verdict the same, and the stand-in comparison saw no difference
