@@ -19,7 +19,6 @@ difference allowed is order within a zone, which the symbolic state does not hav
 from __future__ import annotations
 
 import itertools
-import time
 from dataclasses import dataclass
 from typing import Any
 
@@ -30,6 +29,7 @@ from shahrazad.model.rulebook import Rulebook
 from shahrazad.model.state import Situation
 
 from .agreement import Pinned, _cells, _elements, concrete_value, pin, pin_refused
+from .symbolic import RLIMIT_PER_SECOND, work_done
 
 
 @dataclass(frozen=True)
@@ -72,15 +72,16 @@ def conform(rulebook: Rulebook, situation: Situation, event: Event,
         solver.pop()
         if answers[-1] == "sat":
             break
-    deadline = time.perf_counter() + timeout  # the fallback's budget, all assignments
+    # The fallback's budget, all assignments: z3's work, never the time it takes (under
+    # load, a wall-clock deadline made a step undecided in one run and not in another).
+    spend = _Spend(solver.ctx, timeout)
     for index, answer in enumerate(answers):
         if answer == "unknown" and "sat" not in answers:
-            answers[index], _ = _incremental(solver, options[index], most=1,
-                                             deadline=deadline)
+            answers[index], _ = _incremental(solver, options[index], most=1, spend=spend)
     if "sat" not in answers:
         if "unknown" in answers:
             return [Mismatch(event.kind, "no-run", (f"undecided: {reason}",))]
-        cells = _incremental(solver, options[0], deadline=time.perf_counter() + timeout)[1]
+        cells = _incremental(solver, options[0], spend=_Spend(solver.ctx, timeout))[1]
         return [Mismatch(event.kind, "no-run", tuple(cells))]
     solver.push()
     solver.add(z3.Not(matches))
@@ -164,17 +165,29 @@ def _dont_care(post: Situation, attribute: str, args: list[str]) -> bool:
             and args[0] not in post.objects)
 
 
+class _Spend:
+    """A budget of z3's work in one context, worth `seconds` (`symbolic.budget`), counted
+    from now."""
+
+    def __init__(self, ctx: z3.Context, seconds: float) -> None:
+        self.ctx = ctx
+        self.limit = work_done(ctx) + int(seconds * RLIMIT_PER_SECOND)
+
+    def spent(self) -> bool:
+        return work_done(self.ctx) > self.limit
+
+
 def _incremental(solver: z3.Solver, eqs: list[tuple[str, Any]], most: int = 8,
-                 deadline: float | None = None) -> tuple[str, list[str]]:
+                 spend: _Spend | None = None) -> tuple[str, list[str]]:
     """Add the cells one by one, checking each time: "sat" when all of them together have a
     run, else "unsat" with the first cells that, added, leave no run (at most `most`; a
     cell that leaves none is set aside and the rest are tried), or "unknown" (also when
-    `deadline`, a `time.perf_counter()` value, passes first)."""
+    the work of `spend` is spent first)."""
     solver.push()
     blocking: list[str] = []
     answer = "sat"
     for name, eq in eqs:
-        if deadline is not None and time.perf_counter() > deadline:
+        if spend is not None and spend.spent():
             answer = "unknown" if answer == "sat" else answer
             break
         solver.push()

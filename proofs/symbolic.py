@@ -37,6 +37,18 @@ def budget(solver: z3.Solver, seconds: float) -> None:
     solver.set("rlimit", max(1, int(seconds * RLIMIT_PER_SECOND)))
     solver.set(timeout=max(1, int(seconds * WALL_CLOCK_GUARD * 1000)))
 
+
+def work_done(ctx: z3.Context) -> int:
+    """The work z3 has done in the context so far, in resource units (`budget`): the same
+    on every run, so that a budget charged with it keeps an answer deterministic where the
+    time the work took would not."""
+    probe = z3.Solver(ctx=ctx)
+    probe.check()
+    statistics = probe.statistics()
+    return int(statistics.get_key_value("rlimit count")) if "rlimit count" in \
+        statistics.keys() else 0
+
+
 SORT_OF_DOMAIN = ("obj", "player", "game")
 
 

@@ -34,7 +34,14 @@ from .counterexample import Replay, canonical, extract, minimise, replay, replay
 from .encode import Transition, encode_event, pre_state
 from .pool import run_all
 from .reach import Goal, Unreachable, breaks_invariant, impossible, reach, replay_reached
-from .symbolic import RLIMIT_PER_SECOND, SymBinding, TermEncoder, Universe, budget
+from .symbolic import (
+    RLIMIT_PER_SECOND,
+    SymBinding,
+    TermEncoder,
+    Universe,
+    budget,
+    work_done,
+)
 
 if TYPE_CHECKING:
     from .cache import ResultCache
@@ -599,7 +606,7 @@ def _prove(rulebook: Rulebook, ob: Obligation, timeout: float, bound: int,
     tries: list[str] = []    # why each counterexample so far was not shown
     blocked: list[Term] = []  # the shapes of those counterexamples, excluded from the next
     left = timeout           # the retries' budget: one timeout in all, each retry charged
-    #                          the work z3 did for it (`_work`)
+    #                          the work z3 did for it (`symbolic.work_done`)
     while True:
         scenario = extract(solver.model(), universe, t, ob.event)
         replayed = replay(scenario, rulebook, ob.invariant)
@@ -637,10 +644,10 @@ def _prove(rulebook: Rulebook, ob: Obligation, timeout: float, bound: int,
                             + _tried(tries))
             fault.seconds = time.perf_counter() - start
             return fault
-        before = _work(universe)
+        before = work_done(universe.ctx)
         answer, universe, solver, t, why = _solve(rulebook, ob, size, left, seed_of_sat,
                                                   encodings, blocked)
-        left -= (_work(universe) - before) / RLIMIT_PER_SECOND
+        left -= (work_done(universe.ctx) - before) / RLIMIT_PER_SECOND
         if answer != "sat":
             fault.reason = ("no counterexample is reached, and the solver finds no other "
                             "outside their shapes" if answer == "unsat" else
@@ -659,17 +666,6 @@ def _prove(rulebook: Rulebook, ob: Obligation, timeout: float, bound: int,
 # with 20 (up to 14 tries needed), in about the same time, since most of the rest end
 # sooner with no other counterexample. The retries share one timeout of z3's work in all.
 COUNTEREXAMPLES = 20
-
-
-def _work(universe: Universe) -> int:
-    """The work z3 has done in the universe's context so far, in resource units (`budget`):
-    the same on every run, so that charging the retries with it keeps the answer
-    deterministic where the time they took would not."""
-    probe = z3.Solver(ctx=universe.ctx)
-    probe.check()
-    statistics = probe.statistics()
-    return int(statistics.get_key_value("rlimit count")) if "rlimit count" in \
-        statistics.keys() else 0
 
 
 def _tried(tries: list[str]) -> str:
