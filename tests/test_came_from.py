@@ -177,14 +177,15 @@ def test_only_cards_go_outside() -> None:
 # ---- both readings --------------------------------------------------------------------------
 
 
-# Each takes 2 to 12 s: the first is in the quick suite, the others behind `slow`.
-@pytest.mark.parametrize("came", ["outside", *(pytest.param(c, marks=pytest.mark.slow) for c in (
-    "main-game", "library", "command", "hand"))])
+# Each takes 2 to 12 s: behind `slow` (issue 9's quick suite); `.ci/run` runs them.
+@pytest.mark.slow
+@pytest.mark.parametrize("came", ["outside", "main-game", "library", "command", "hand"])
 def test_both_readings_agree_on_the_selector_and_the_outside_destination(came: str) -> None:
     rulebook = _step({"game": "subgame", "came-from": came}, {"zone": "outside"})
     assert conform(rulebook, _subgame().situation, Event("end-subgame", {})) == []
 
 
+@pytest.mark.slow  # 3 to 6 s: behind `slow` (issue 9's quick suite), like every example's steps
 def test_both_readings_agree_on_the_records_at_a_start_and_a_restart() -> None:
     scenario = parse_scenario((ROOT / "examples" / "subgame.start.supplementary-decks.toml")
                               .read_text(), file="decks.toml")

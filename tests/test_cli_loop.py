@@ -100,6 +100,7 @@ def test_explain_dir_needs_the_rules_as_files(capsys: pytest.CaptureFixture[str]
     assert code == 2 and "give the rulebook and amendments as files" in err
 
 
+@pytest.mark.slow  # about 3 s (a comparison of restarts): behind `slow` (issue 9's quick suite)
 def test_an_unseen_amendment_is_flagged_under_only_too(capsys: pytest.CaptureFixture[str]) -> None:
     unseen = str(ROOT / "examples" / "unseen" / "726.3-after-the-opening-hands.toml")
     code, out, _ = run(capsys, "verify", "--amendment", unseen, "--only",

@@ -65,7 +65,8 @@ def test_the_interpreter_gives_a_controlled_card_to_its_controller() -> None:
     assert official_after.objects["stolen"].owner == "P1"
 
 
-@pytest.mark.parametrize("amended", [False, True])
+@pytest.mark.parametrize("amended", [  # the official rules' step behind `slow` (issue 9)
+    pytest.param(False, marks=pytest.mark.slow), True])
 def test_both_readings_agree_on_the_step(amended: bool) -> None:
     rulebook = load_amendment(AMENDMENT).apply(official()) if amended else official()
     scenario = _scenario()

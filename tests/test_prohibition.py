@@ -52,6 +52,7 @@ def test_the_interpreter_refuses_and_cites_the_prohibition() -> None:
     Interpreter(official()).step(inside, scenario.events[1], 2)  # allowed today
 
 
+@pytest.mark.slow  # about 4 s: behind `slow` (issue 9's quick suite); `.ci/run` runs it
 def test_both_readings_agree() -> None:
     """The encoder admits no run of the refused event, and runs the allowed one as the
     interpreter does."""
