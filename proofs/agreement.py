@@ -353,10 +353,8 @@ def exhaustive(rulebook: Rulebook, players: int, cards: int, depth: int,
     """Every situation of this size (`proofs.explicit`), every event it allows: the two
     readings must agree on every invariant. Returns how many transitions were compared and
     the disagreements."""
-    from concurrent.futures import ProcessPoolExecutor
-    from multiprocessing import get_context
-
     from .explicit import allowed_steps
+    from .pool import spawned
 
     cases = list(allowed_steps(rulebook, players, cards, depth))
     found: list[Disagreement] = []
@@ -364,7 +362,7 @@ def exhaustive(rulebook: Rulebook, players: int, cards: int, depth: int,
         for situation, event in cases:
             found += check(rulebook, situation, event)
     else:
-        with ProcessPoolExecutor(max_workers=jobs, mp_context=get_context("spawn")) as pool:
+        with spawned(jobs) as pool:
             for result in pool.map(_check_case, [rulebook] * len(cases),
                                    [c[0] for c in cases], [c[1] for c in cases], chunksize=8):
                 found += result

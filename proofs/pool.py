@@ -13,16 +13,21 @@ the prover, time that then overlaps the command's own start instead of following
 from another thread) until `stop`, or until one of them dies (the pool is then broken, and
 each later call starts its own). `cancel` stops them for good when the command is
 interrupted: a call still waiting on them then raises instead of running its items again.
+
+A worker whose command is gone (killed, say, by a CI job's timeout) ends within a second
+(`spawned`, `_watch`): otherwise it would wait forever on a queue of which it holds both ends.
 """
 
 from __future__ import annotations
 
+import os
+import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from importlib import import_module
 from multiprocessing import get_context
-from threading import Event, Lock
+from threading import Event, Lock, Thread
 from typing import TypeVar
 
 T = TypeVar("T")
@@ -34,6 +39,24 @@ _started: tuple[int, ProcessPoolExecutor] | None = None  # (jobs, the pool) afte
 _lock = Lock()  # guards `_started`: two threads of one command may share the pool
 _cancelled = Event()  # set by `cancel`, cleared by `stop`: run nothing again
 POLL = 0.1  # seconds between two looks at `_cancelled` while waiting on workers
+WATCH = 1.0  # seconds between a worker's two looks at whether its command is still there
+
+
+def _watch(command: int) -> None:
+    """In each worker, as it starts: a thread that ends the worker once its command, the
+    process `command`, is gone (the worker then has another parent)."""
+    def watch() -> None:
+        while os.getppid() == command:
+            time.sleep(WATCH)
+        os._exit(1)
+
+    Thread(target=watch, name="watch-command", daemon=True).start()
+
+
+def spawned(jobs: int) -> ProcessPoolExecutor:
+    """A pool of `jobs` spawned workers, each watching this process (`_watch`)."""
+    return ProcessPoolExecutor(max_workers=jobs, mp_context=get_context("spawn"),
+                               initializer=_watch, initargs=(os.getpid(),))
 
 
 def _import(modules: Sequence[str]) -> None:
@@ -49,7 +72,7 @@ def start(jobs: int, modules: Sequence[str] = PROVER) -> None:
     global _started
     with _lock:
         if _started is None:
-            pool = ProcessPoolExecutor(max_workers=jobs, mp_context=get_context("spawn"))
+            pool = spawned(jobs)
             pool.submit(_import, modules)  # a submission with no idle worker spawns one
             _started = jobs, pool
 
@@ -88,13 +111,12 @@ def run_all(work: Callable[[T], R], items: Sequence[T], jobs: int,
             progress(len(results), result)
 
     global _started
-    context = get_context("spawn")
     with _lock:
         started = _started
     if started is not None and started[0] == jobs:
         pool, kept = started[1], True  # the started workers, kept for the next call
     else:
-        pool, kept = ProcessPoolExecutor(max_workers=jobs, mp_context=context), False
+        pool, kept = spawned(jobs), False
     try:
         futures = {pool.submit(work, item): index for index, item in enumerate(items)}
         waiting = set(futures)
@@ -122,7 +144,7 @@ def run_all(work: Callable[[T], R], items: Sequence[T], jobs: int,
         if _cancelled.is_set():
             raise BrokenProcessPool("the command was interrupted")
         try:
-            with ProcessPoolExecutor(max_workers=1, mp_context=context) as alone:
+            with spawned(1) as alone:
                 record(index, alone.submit(work, item).result())
         except BrokenProcessPool as err:
             record(index, on_death(item, f"its worker process died ({err})"))

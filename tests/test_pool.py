@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
 import threading
 import time
 
+import pytest
 from shahrazad.proofs import pool
 from shahrazad.proofs.pool import run_all
 
@@ -78,3 +81,43 @@ def test_cancel_leaves_a_waiting_call_with_nothing_run_again() -> None:
     assert len(outcome) == 1 and isinstance(outcome[0], BaseException)  # no list of answers
     assert not pool._cancelled.is_set() and pool._started is None
     assert run_all(_square_or_die, [2], jobs=1, on_death=lambda n, why: 0) == [4]
+
+
+
+# A command that starts a worker, says the worker's process id, and waits.
+COMMAND = """
+import multiprocessing, time
+from shahrazad.proofs import pool
+pool.start(1, modules=())
+pool.run_all(abs, [0], jobs=1, on_death=lambda n, why: 0)
+print(*[p.pid for p in multiprocessing.active_children()], flush=True)
+time.sleep(120)
+"""
+
+
+def _running(pid: int) -> bool:
+    """Whether process `pid` runs (a zombie, dead but not yet reaped, does not)."""
+    try:
+        with open(f"/proc/{pid}/stat", encoding="ascii") as stat:
+            return stat.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except FileNotFoundError:
+        return False
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self"), reason="reads /proc (Linux)")
+def test_a_worker_ends_when_its_command_is_killed() -> None:
+    """A command killed outright (by a CI job's timeout, say) leaves no worker waiting
+    forever for work (`pool._watch`); before, the worker held both ends of its queue and
+    never saw the end of it."""
+    command = subprocess.Popen([sys.executable, "-c", COMMAND], stdout=subprocess.PIPE,
+                               text=True)
+    assert command.stdout is not None
+    workers = [int(pid) for pid in command.stdout.readline().split()]
+    assert len(workers) == 1 and _running(workers[0])
+    command.kill()
+    command.wait()
+    for _ in range(300):  # it looks once a second (`pool.WATCH`); up to 30 s on a busy machine
+        if not any(_running(pid) for pid in workers):
+            break
+        time.sleep(0.1)
+    assert not any(_running(pid) for pid in workers)
