@@ -1,0 +1,69 @@
+"""The ladder of attempts (`proofs.verify.LADDER`, `BOUNDED_LADDER`): which attempt decides a
+goal. z3's budgets are counted in its deterministic work, so which attempt answers is the
+same on every run; these tests pin the budgets' purpose, never a time."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from shahrazad.invariants.catalog import CATALOG, by_id
+from shahrazad.model.rulebook import official
+from shahrazad.proofs import verify
+from shahrazad.proofs.amendment import load_amendment
+from shahrazad.proofs.verify import Encodings, Obligation, Status, prove
+
+AMENDMENTS = Path(__file__).resolve().parent.parent / "examples" / "amendments"
+
+
+@pytest.fixture
+def asked(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, str]]:
+    """Each query z3 answers, in order: ("incremental" or "fresh", its answer)."""
+    answers: list[tuple[str, str]] = []
+    check = Encodings.check
+
+    def recorded(self: Encodings, solver: Any, *assumptions: Any) -> str:
+        answer = check(self, solver, *assumptions)
+        answers.append(("incremental" if assumptions else "fresh", answer))
+        return answer
+
+    monkeypatch.setattr(Encodings, "check", recorded)
+    return answers
+
+
+def test_a_counterexample_in_a_bounded_universe_is_the_incremental_solvers(
+        asked: list[tuple[str, str]]) -> None:
+    """Where an amendment changed the clauses behind an invariant, the bounded search comes
+    first, and its model is found by the incremental solver under every hypothesis: a
+    budget too small for it (250,000 units; it takes about 450,000) sends the query on to
+    fresh solvers, which take about ten times the work."""
+    rulebook = load_amendment(AMENDMENTS / "728.5c-forgotten.toml").apply(official())
+    result = prove(rulebook, Obligation(by_id("end.commanders-return"), "end-subgame"))
+    assert result.status == Status.REFUTED
+    assert ("incremental", "sat") in asked
+    assert "fresh" not in [how for how, _ in asked[:asked.index(("incremental", "sat"))]]
+
+
+def test_the_goals_of_bringing_a_card_in_are_proved_by_the_incremental_solver(
+        asked: list[tuple[str, str]]) -> None:
+    """On the official rules, the goals of bringing a card in (46 obligations) are each
+    proved by an incremental attempt, no fresh solver needed: with budgets ten times
+    smaller, nine of them go on to a fresh solver, at many times the cost."""
+    todo = [Obligation(inv, "bring-in") for inv in CATALOG
+            if "bring-in" in inv.events and inv.kind != "possible"]
+    for batch in verify.batches(list(range(len(todo))), ["bring-in"] * len(todo)):
+        encodings = Encodings()  # one per batch, as the workers decide them
+        for index in batch:
+            assert prove(official(), todo[index], encodings=encodings).status == Status.PROVED
+    assert len(asked) >= len(todo)
+    assert {how for how, _ in asked} == {"incremental"}
+
+
+def test_the_bounded_ladder_differs_only_in_the_incremental_attempt_under_every_hypothesis(
+) -> None:
+    assert len(verify.LADDER) == len(verify.BOUNDED_LADDER)
+    differ = [i for i, (a, b) in enumerate(zip(verify.LADDER, verify.BOUNDED_LADDER,
+                                               strict=True)) if a != b]
+    assert [verify.LADDER[i][:2] for i in differ] == [("incremental", "all")]
+    assert verify.BOUNDED_LADDER[differ[0]][2] > verify.LADDER[differ[0]][2]
