@@ -27,15 +27,19 @@ from shahrazad.invariants.lang import ATTRIBUTES, ENUMS, Term
 # its work, at WALL_CLOCK_GUARD times the budget's seconds. Some queries count only a few
 # hundred thousand units a second, and the census of three runs at once on two cores
 # tripped a guard of 10x on one of them (`structure.subgame-decks-marked @ restart` under
-# the restart amendments): 60x keeps the answer the budget's.
+# the restart amendments): 60x keeps the answer the budget's. And never less than
+# WALL_CLOCK_FLOOR seconds: the prover's first attempts have budgets of a few thousandths of
+# a second (`proofs.verify.LADDER`), whose 60x (0.24 s) a query of a slow-counting kind can
+# pass on a busy machine, where a process waits its turn for a core.
 RLIMIT_PER_SECOND = 10_000_000
 WALL_CLOCK_GUARD = 60
+WALL_CLOCK_FLOOR = 10.0
 
 
 def budget(solver: z3.Solver, seconds: float) -> None:
     """Give `solver` a deterministic budget worth `seconds` of work (see RLIMIT_PER_SECOND)."""
     solver.set("rlimit", max(1, int(seconds * RLIMIT_PER_SECOND)))
-    solver.set(timeout=max(1, int(seconds * WALL_CLOCK_GUARD * 1000)))
+    solver.set(timeout=int(max(WALL_CLOCK_FLOOR, seconds * WALL_CLOCK_GUARD) * 1000))
 
 
 def work_done(ctx: z3.Context) -> int:
