@@ -36,7 +36,9 @@ from .pool import run_all
 from .reach import Goal, Unreachable, breaks_invariant, impossible, reach, replay_reached
 from .symbolic import (
     RLIMIT_PER_SECOND,
+    Simplified,
     SymBinding,
+    SymState,
     TermEncoder,
     Universe,
     budget,
@@ -172,23 +174,47 @@ def attributes(term: Term) -> set[str]:
     return {t.args[1] for t in term.walk() if t.op == "attr"}
 
 
+# How many obligations one incremental solver is asked before a new one takes its place
+# (`Encoded.ask`). A goal stays in the solver once decided (behind its literal, as the
+# hypotheses are), and every later query pays for it: with one solver for 32 obligations,
+# the official rules took z3 38 million units, with a new one every 8, 33 million (and 4:
+# about the same). Popping each goal instead was faster still, but z3 crashed (a segfault,
+# the same query every time) when the goals of one obligation shared a scope: without
+# push and pop the solver never meets that path (issue 9, docs/benchmarks.md).
+OBLIGATIONS_PER_SOLVER = 8
+
+
 @dataclass
 class Encoded:
     """One event's transition under one rulebook in one universe, with the structure
     hypotheses and the event's constraints, each encoded once and asked many goals.
 
     `incremental` holds them all, each hypothesis behind a literal of `switches`, so that a
-    goal is asked under all the hypotheses or only some, without building anything again."""
+    goal is asked under all the hypotheses or only some, without building anything again;
+    a new one takes its place every OBLIGATIONS_PER_SOLVER obligations (`ask`)."""
 
     universe: Universe
     transition: Transition
     encoder: TermEncoder
     hypotheses: list[tuple[Term, set[str], Any]]  # conjunct, its attributes, its z3 formula
     extra: list[Any]  # the event's constraints and the hints
-    incremental: z3.Solver
     switches: list[Any]  # one Boolean per hypothesis: assumed, it holds
-    goals: int = 0
+    incremental: z3.Solver = field(init=False)
+    obligations: int = 0  # the obligations `incremental` has been asked (each `_solve` counts)
+    goals: int = 0  # the goals asked of this encoding, for their literals' names
     second: Any = None  # this encoding re-read by a second solver (`proofs.confirm`)
+
+    def __post_init__(self) -> None:
+        self.renew()
+
+    def renew(self) -> None:
+        """A new incremental solver holding the hypotheses, each behind its switch, and the
+        event's constraints; asked no obligation yet."""
+        self.incremental = z3.Solver(ctx=self.universe.ctx)
+        self.incremental.add(*(z3.Implies(switch, formula) for switch, (_, _, formula)
+                               in zip(self.switches, self.hypotheses, strict=True)),
+                             *self.extra)
+        self.obligations = 0
 
     def relevant(self, goal: Term) -> list[int]:
         """The hypotheses (by index) that speak only of what the goal speaks of, and of the
@@ -207,8 +233,14 @@ class Encoded:
         solver.add(*(self.hypotheses[i][2] for i in chosen), *self.extra, goal)
         return solver
 
-    def switch_on(self, goal: Any) -> Any:
-        """A fresh literal that, assumed, asserts `goal` in the incremental solver."""
+    def ask(self, goal: Any, first: bool) -> Any:
+        """A fresh literal that, assumed, asserts `goal` in the incremental solver. The
+        `first` goal of an obligation counts it, and goes to a new solver once the solver
+        has been asked OBLIGATIONS_PER_SOLVER obligations."""
+        if first:
+            if self.obligations == OBLIGATIONS_PER_SOLVER:
+                self.renew()
+            self.obligations += 1
         self.goals += 1
         literal = z3.Bool(f"goal!{self.goals}", self.universe.ctx)
         self.incremental.add(z3.Implies(literal, goal))
@@ -294,16 +326,17 @@ class Encodings:
             start = time.perf_counter()
             universe = Universe(bound)
             t = encode_event(rulebook, event, universe)
-            enc = TermEncoder(universe, t.pre, t.post, t.binding)
+            # In a bounded universe the arrays are left as they are: simplified, they sent
+            # the search for 728.5c-forgotten's counterexample on to fresh solvers (0.67 s
+            # -> 1.07 s for the whole command).
+            post = (Simplified(t.post, [t.pre, *(state for _, state in t.states), t.post])
+                    if bound is None else t.post)
+            enc = TermEncoder(universe, t.pre, post, t.binding)
             hypotheses = structure_hypotheses(universe)
-            extra = list(t.constraints) + _hints(universe, t)
-            incremental = z3.Solver(ctx=universe.ctx)
+            extra = list(t.constraints) + _hints(universe, t.binding, post)
             switches = [z3.Bool(f"hypothesis!{i}", universe.ctx)
                         for i in range(len(hypotheses))]
-            incremental.add(*(z3.Implies(s, z) for s, (_, _, z) in
-                              zip(switches, hypotheses, strict=True)), *extra)
-            self._made[key] = rulebook, Encoded(universe, t, enc, hypotheses, extra,
-                                                incremental, switches)
+            self._made[key] = rulebook, Encoded(universe, t, enc, hypotheses, extra, switches)
             self.encoding += time.perf_counter() - start
         return self._made[key][1]
 
@@ -378,12 +411,12 @@ def _solve(rulebook: Rulebook, ob: Obligation, bound: int | None,
     verdict, reason = "unsat", ""
     solver = encoded.incremental
     avoid = [z3.Not(encodings.encode(encoded, shape)) for shape in blocked]
-    for part in conjuncts(ob.invariant.term):
+    for number, part in enumerate(conjuncts(ob.invariant.term)):
         goal = z3.Not(encodings.encode(encoded, part))
         if avoid:
             goal = z3.And(goal, *avoid)
         few = encoded.relevant(part)
-        literal = encoded.switch_on(goal)
+        literal = encoded.ask(goal, first=number == 0)
         attempts = [(how, few if which == "relevant" else everything, min(seconds, timeout))
                     for how, which, seconds in (LADDER if bound is None else BOUNDED_LADDER)
                     if which == "all" or len(few) < len(everything)]
@@ -421,17 +454,17 @@ def _core(encoded: Encoded) -> list[int]:
     return [i for i, switch in enumerate(encoded.switches) if str(switch) in named]
 
 
-def _hints(universe: Universe, t: Transition) -> list[object]:
+def _hints(universe: Universe, binding: SymBinding, post: SymState) -> list[object]:
     """Ground terms naming each attribute of each game the event binds, after the event.
 
     They say nothing (each equates a fresh constant with a value) but give the solver the
     instances it needs for goals like "some game is active"."""
     hints: list[object] = []
-    for index, game in enumerate(t.binding.roles.values()):
+    for index, game in enumerate(binding.roles.values()):
         for attribute, (arg_sorts, sort) in ATTRIBUTES.items():
             if arg_sorts == ("game",):
                 name = f"hint!{index}!{attribute}"
-                hints.append(universe.const(name, sort) == t.post.get(attribute, game))
+                hints.append(universe.const(name, sort) == post.get(attribute, game))
     return hints
 
 
@@ -899,6 +932,10 @@ def decide(requests: list[tuple[Rulebook, list[Obligation]]],
             where.append([(number, i) for i in group])
             cases.append((rulebook, [todo[i] for i in group], timeout, bound, minimise_cex,
                           confirm))
+    # The costliest batches first, so that no worker is left with a long one at the end.
+    order = sorted(range(len(cases)), key=lambda k: -weight(cases[k][0], cases[k][1][0].event,
+                                                            len(cases[k][1])))
+    where, cases = [where[k] for k in order], [cases[k] for k in order]
     found = run_all(_prove_batch, cases, max(1, jobs), lambda case, why: None,
                     report) if cases else []
     alone: list[tuple[int, int]] = []
@@ -924,18 +961,30 @@ def decide(requests: list[tuple[Rulebook, list[Obligation]]],
     return [[results[(n, i)] for i in range(len(todo))] for n, (_, todo) in enumerate(requests)]
 
 
-BATCH = 8  # obligations of one event decided in one worker against one encoding
+BATCH = 32  # at most this many obligations of one event decided in one worker, one encoding
 
 
 def batches(items: list[int], events: list[str]) -> list[list[int]]:
-    """The obligations (by index) grouped by event, in catalog order, in batches of at most
-    BATCH: each batch encodes its event once. The grouping depends only on the obligations,
-    never on `--jobs`, so each obligation is decided after the same ones every time."""
+    """The obligations (by index) grouped by event, in catalog order, each event's cut into
+    as few batches of at most BATCH as can hold them, of sizes that differ by one at most:
+    each batch encodes its event once. The grouping depends only on the obligations, never
+    on `--jobs`, so each obligation is decided after the same ones every time."""
     by_event: dict[str, list[int]] = {}
     for item, event in zip(items, events, strict=True):
         by_event.setdefault(event, []).append(item)
-    return [group[i:i + BATCH] for group in by_event.values()
-            for i in range(0, len(group), BATCH)]
+    cut = []
+    for group in by_event.values():
+        parts = -(-len(group) // BATCH)
+        cut += [group[len(group) * k // parts:len(group) * (k + 1) // parts]
+                for k in range(parts)]
+    return cut
+
+
+def weight(rulebook: Rulebook, event: str, size: int) -> int:
+    """What a batch of `size` obligations of `event` is expected to cost, for handing out the
+    costliest first (the answers never depend on the order): an event of many steps takes
+    longer to encode and to decide."""
+    return size * (1 + sum(len(clause.steps) for clause in rulebook.on(event)))
 
 
 Case = tuple[Rulebook, list[Obligation], float, int, bool, str | None]
