@@ -89,11 +89,27 @@ def test_a_proof_that_needs_only_some_hypotheses_asks_a_fresh_solver_for_those_f
     assert fresh == [("relevant", "unsat")]
 
 
-def test_the_bounded_ladder_asks_every_hypothesis_first() -> None:
+def test_the_bounded_ladder_asks_no_fresh_solver_under_some_hypotheses() -> None:
     """In a bounded universe a model is what the query mostly looks for, and a model under
-    the relevant hypotheses only is no counterexample: there, every hypothesis comes first,
-    with a larger incremental budget (`test_a_counterexample_in_a_bounded_universe_...`)."""
+    the relevant hypotheses only is no counterexample: there, fresh solvers are asked under
+    every hypothesis only, and the incremental one with a larger budget
+    (`test_a_counterexample_in_a_bounded_universe_...`)."""
     assert [rung[:2] for rung in verify.BOUNDED_LADDER] == [
-        ("incremental", "relevant"), ("incremental", "all"), ("fresh", "all"),
-        ("fresh", "relevant")]
+        ("incremental", "relevant"), ("incremental", "all"), ("fresh", "all")]
     assert verify.BOUNDED_LADDER[1][2] > verify.LADDER[1][2]
+
+
+def test_a_refutation_the_bounded_search_finds_costs_no_long_unbounded_attempt(
+        asked: list[tuple[str, str]]) -> None:
+    """`restart-tokens-survive` breaks `structure.objects-stay-in-their-game`, whose clauses
+    it leaves alone: the short unbounded attempt goes up the ladder, without the whole
+    timeout's last rung, and the bounded search finds the model after one fresh solver under
+    every hypothesis gives up. Each fresh attempt that gives up is one too many: with the
+    last rung (QUICK's 4 million units) or a bounded fresh solver under the relevant
+    hypotheses (4 million more), three give up."""
+    rulebook = load_amendment(AMENDMENTS / "restart-tokens-survive.toml").apply(official())
+    result = prove(rulebook, Obligation(by_id("structure.objects-stay-in-their-game"),
+                                        "restart"))
+    assert result.status == Status.REFUTED
+    assert asked.count(("fresh", "unknown")) == 2
+    assert asked[-1] == ("fresh", "sat")
