@@ -242,13 +242,18 @@ def test_verify_json_and_exit_0(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_batches_depend_on_the_obligations_only() -> None:
-    """Each batch holds obligations of one event, in catalog order, and the batching does
-    not look at --jobs: an obligation is decided after the same ones every time."""
+    """Each batch holds obligations of one event, in catalog order, or the invariants that
+    count cards, and the batching does not look at --jobs: an obligation is decided after
+    the same ones every time."""
     todo = list(verify_module.obligations())
-    groups = verify_module.batches(list(range(len(todo))), [ob.event for ob in todo])
+    groups = verify_module.batches(list(range(len(todo))),
+                                   [verify_module.group_of(ob) for ob in todo])
     assert sorted(i for group in groups for i in group) == list(range(len(todo)))
+    bounded = [group for group in groups if todo[group[0]].invariant.bounded]
+    assert len(bounded) == 1 and len({todo[i].event for i in bounded[0]}) > 1
     for group in groups:
-        assert len({todo[i].event for i in group}) == 1
+        assert len({todo[i].event if not todo[i].invariant.bounded else "bounded"
+                    for i in group}) == 1
         assert group == sorted(group) and len(group) <= verify_module.BATCH
 
 
