@@ -12,8 +12,9 @@ turn). A run is a crash when the process:
 * ends with an exit code its command does not document (verify: 0 all proved, 1 refuted,
   3 unknown; amend: 0, 1, or 3 when undecided or unseen), or with a signal;
 * reports an internal error (exit 3 with "internal error" on stderr); or
-* answers "unknown" for an obligation because its worker process died (the pool survives
-  that, but it is a crash of z3 all the same, and is counted).
+* answers "unknown" for an obligation because its worker process died, or says on standard
+  error that a worker died (the pool survives that, running the work again, but it is a
+  crash of z3 all the same, and is counted).
 
 Prints one line per crash and, at the end, the counts and the median wall-clock seconds of
 each command.
@@ -49,6 +50,8 @@ def crash(command: str, done: subprocess.CompletedProcess[str]) -> str | None:
         return done.stderr.strip().splitlines()[-1]
     if "worker process died" in done.stdout:
         return "a worker process died (its obligation came out unknown)"
+    if "worker process died" in done.stderr:
+        return "a worker process died (its work was run again)"
     return None
 
 

@@ -21,6 +21,7 @@ A worker whose command is gone (killed, say, by a CI job's timeout) ends within 
 from __future__ import annotations
 
 import os
+import sys
 import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
@@ -130,6 +131,10 @@ def run_all(work: Callable[[T], R], items: Sequence[T], jobs: int,
     except BrokenProcessPool:
         if _cancelled.is_set():
             raise
+        # Never silent, even when every item is then decided: a worker that died is a crash
+        # of z3 (or of this tool), which `benchmarks/stress.py` counts.
+        print("shahrazad: a worker process died; what it had not finished is run again, "
+              "one item per process", file=sys.stderr, flush=True)
         if kept:  # broken for good: the next call starts its own
             with _lock:
                 if _started is started:

@@ -971,7 +971,7 @@ def decide(requests: list[tuple[Rulebook, list[Obligation]]],
     return [[results[(n, i)] for i in range(len(todo))] for n, (_, todo) in enumerate(requests)]
 
 
-BATCH = 32  # at most this many obligations of one event decided in one worker, one encoding
+BATCH = 32  # at most this many obligations of one group (`group_of`) in a batch, one worker
 
 
 def group_of(ob: Obligation) -> str:

@@ -19,13 +19,20 @@ def _square_or_die(n: int) -> int:
     return n * n
 
 
-def test_a_dying_worker_costs_only_its_item() -> None:
+def test_a_dying_worker_costs_only_its_item(capsys: pytest.CaptureFixture[str]) -> None:
     done: list[int] = []
     out = run_all(_square_or_die, [1, 2, 3, 4, 5], jobs=2,
                   on_death=lambda n, why: -n if "died" in why else 0,
                   progress=lambda count, _: done.append(count))
     assert out == [1, 4, -3, 16, 25]
     assert done == [1, 2, 3, 4, 5]
+    # Said on standard error, even where the items run again are all decided.
+    assert "a worker process died" in capsys.readouterr().err
+
+
+def test_no_word_of_a_death_when_no_worker_died(capsys: pytest.CaptureFixture[str]) -> None:
+    assert run_all(_square_or_die, [1, 2], jobs=2, on_death=lambda n, why: 0) == [1, 4]
+    assert "died" not in capsys.readouterr().err
 
 
 def _pid(_: int) -> int:
