@@ -206,6 +206,13 @@ class Encoded:
 
     def __post_init__(self) -> None:
         self.renew()
+        self._hypothesis = {formula.get_id(): i
+                            for i, (_, _, formula) in enumerate(self.hypotheses)}
+
+    def hypothesis_of(self, formula: Any) -> int | None:
+        """The hypothesis (by index) that is `formula` itself, the same z3 term (z3 makes
+        each term once per context), if one is."""
+        return self._hypothesis.get(formula.get_id())
 
     def renew(self) -> None:
         """A new incremental solver holding the hypotheses, each behind its switch, and the
@@ -419,12 +426,22 @@ def _solve(rulebook: Rulebook, ob: Obligation, bound: int | None,
     verdict, reason = "unsat", ""
     solver = encoded.incremental
     avoid = [z3.Not(encodings.encode(encoded, shape)) for shape in blocked]
-    for number, part in enumerate(conjuncts(ob.invariant.term)):
-        goal = z3.Not(encodings.encode(encoded, part))
+    first = True  # no goal of this obligation asked yet
+    for part in conjuncts(ob.invariant.term):
+        formula = encodings.encode(encoded, part)
+        goal = z3.Not(formula)
+        same = encoded.hypothesis_of(formula)
+        if same is not None and not avoid:
+            # The event leaves every array the conjunct reads as it was: after the event it
+            # is, term for term, a hypothesis, and the query holds both that hypothesis and
+            # its negation. Unsat without a search.
+            encodings.keep(encoded, [same], goal, "unsat")
+            continue
         if avoid:
             goal = z3.And(goal, *avoid)
         few = encoded.relevant(part)
-        literal = encoded.ask(goal, first=number == 0)
+        literal = encoded.ask(goal, first=first)
+        first = False
         attempts = [(how, few if which == "relevant" else everything, min(seconds, timeout))
                     for how, which, seconds in (LADDER if bound is None else BOUNDED_LADDER)
                     if which == "all" or len(few) < len(everything)]
