@@ -1008,10 +1008,10 @@ def batches(items: list[int], groups: list[str]) -> list[list[int]]:
     by_group: dict[str, list[int]] = {}
     for item, group in zip(items, groups, strict=True):
         by_group.setdefault(group, []).append(item)
-    cut = []
-    for group in by_group.values():
-        parts = -(-len(group) // BATCH)
-        cut += [group[len(group) * k // parts:len(group) * (k + 1) // parts]
+    cut: list[list[int]] = []
+    for members in by_group.values():
+        parts = -(-len(members) // BATCH)
+        cut += [members[len(members) * k // parts:len(members) * (k + 1) // parts]
                 for k in range(parts)]
     return cut
 
