@@ -180,9 +180,11 @@ class Simplified(SymState):
     goals of the one-step events harder for the solver, costing more than it saved (issue 9,
     docs/benchmarks.md). The arrays are equal either way: every formula means what it did."""
 
-    def __init__(self, post: SymState, states: list[SymState]) -> None:
-        super().__init__(post.name, dict(post.arrays))
-        self._states = states  # the state before the event, after each step, and `post`
+    def __init__(self, states: list[SymState]) -> None:
+        """`states`: the state before the event, after each of its steps, and after it (the
+        one read, the last)."""
+        super().__init__(states[-1].name, dict(states[-1].arrays))
+        self._states = states
         self._read: set[str] = set()
 
     def get(self, attribute: str, *args: Any) -> Any:

@@ -336,7 +336,7 @@ class Encodings:
             # In a bounded universe the arrays are left as they are: simplified, they sent
             # the search for 728.5c-forgotten's counterexample on to fresh solvers (0.67 s
             # -> 1.07 s for the whole command).
-            post = (Simplified(t.post, [t.pre, *(state for _, state in t.states), t.post])
+            post = (Simplified([t.pre, *(state for _, state in t.states), t.post])
                     if bound is None else t.post)
             enc = TermEncoder(universe, t.pre, post, t.binding)
             hypotheses = structure_hypotheses(universe)
