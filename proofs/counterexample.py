@@ -410,6 +410,13 @@ def _simpler(scenario: Scenario) -> list[Scenario]:
             smaller = s.copy()
             del smaller.player_counters[key]
             out.append(_variant(scenario, smaller))
+        if any(count > 1 for count in s.player_counters[key].values()):
+            # The solver's model gives a player any number of counters (24,360, say): one,
+            # where one does as well, is what a reader expects.
+            smaller = s.copy()
+            smaller.player_counters[key] = {kind: min(count, 1) for kind, count
+                                            in s.player_counters[key].items()}
+            out.append(_variant(scenario, smaller))
     for game in s.games.values():
         for attribute in ("began_in_deck", "came_from", "pending_triggers", "resolved",
                           "doomed"):
@@ -442,6 +449,22 @@ def _simpler(scenario: Scenario) -> list[Scenario]:
             smaller = s.copy()
             smaller.objects[obj.id].types, smaller.objects[obj.id].subtypes = plain, ()
             out.append(_variant(scenario, smaller))
+    return out + _one_counter(scenario)
+
+
+def _one_counter(scenario: Scenario) -> list[Scenario]:
+    """The same scenario with an event that puts (or removes) many counters (the solver's
+    model says any number: 24,360 poison counters, say) putting (removing) one: the number
+    a reader expects when any number would do."""
+    out: list[Scenario] = []
+    for index, event in enumerate(scenario.events):
+        add = event.get("add", 1)
+        if event.kind == "counter" and abs(add) > 1:
+            events = list(scenario.events)
+            events[index] = Event(event.kind, {**event.args, "add": 1 if add > 0 else -1},
+                                  event.line)
+            out.append(Scenario(scenario.situation, events, scenario.title,
+                                scenario.description, scenario.seed, scenario.file))
     return out
 
 

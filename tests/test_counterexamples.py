@@ -170,3 +170,32 @@ def test_the_minimiser_drops_links_and_types_that_do_not_matter() -> None:
         return card is not None and card.exiled_with == "karn"
 
     assert shrink(scenario, linked).situation.objects["aura"].exiled_with == "karn"
+
+
+def test_the_minimiser_counts_counters_by_one_where_one_does() -> None:
+    """The solver's model gives a player, or an event, any number of counters (24,360
+    poison counters, say): a counterexample keeps one (or removes one) where one does as
+    well, and keeps the number where it matters."""
+    from shahrazad.model.events import Event
+    from shahrazad.proofs.counterexample import shrink
+
+    from tests.situations import build
+
+    situation = build(["Ann", "Bob"], counters=[
+        {"game": "main", "player": "Bob", "kind": "poison", "count": 24360}])
+    events = [Event("counter", {"player": "Ann", "kind": "poison", "add": 5082}),
+              Event("counter", {"player": "Bob", "kind": "poison", "add": -14684})]
+    scenario = Scenario(situation, events)
+
+    def poisoned(s: Scenario) -> bool:
+        return s.situation.player_counters.get(("main", "Bob"), {}).get("poison", 0) > 0
+
+    kept = shrink(scenario, poisoned)
+    assert kept.situation.player_counters[("main", "Bob")] == {"poison": 1}
+    assert [e.args["add"] for e in kept.events] == [1, -1]
+
+    def many(s: Scenario) -> bool:
+        return s.situation.player_counters.get(("main", "Bob"), {}).get("poison", 0) > 100
+
+    assert shrink(scenario, many).situation.player_counters[("main", "Bob")] == \
+        {"poison": 24360}
