@@ -162,9 +162,20 @@ def events_keep_the_structure(data: st.DataObject) -> None:
             s = after
 
 
-@FAST
+@settings(FAST, max_examples=20)
 @given(scenarios(max_events=5))
 def test_scenarios_replay(scenario: Scenario) -> None:
+    _replays(scenario)
+
+
+@pytest.mark.slow  # the same, longer (issue 9's quick suite runs 20); `.ci/run` runs it
+@FAST
+@given(scenarios(max_events=5))
+def test_scenarios_replay_longer(scenario: Scenario) -> None:
+    _replays(scenario)
+
+
+def _replays(scenario: Scenario) -> None:
     s = scenario.situation
     for event in scenario.events:
         after = check_step(s, event, seed=scenario.seed or 0)
@@ -196,9 +207,20 @@ def test_rule_events_only(data: st.DataObject) -> None:
             s = after
 
 
-@FAST
+@settings(FAST, max_examples=20)
 @given(situations(), st.data())
 def test_event_sequences_strategy(s: Situation, data: st.DataObject) -> None:
+    _sequence_runs(s, data)
+
+
+@pytest.mark.slow  # the same, longer (issue 9's quick suite runs 20); `.ci/run` runs it
+@FAST
+@given(situations(), st.data())
+def test_event_sequences_strategy_longer(s: Situation, data: st.DataObject) -> None:
+    _sequence_runs(s, data)
+
+
+def _sequence_runs(s: Situation, data: st.DataObject) -> None:
     run = data.draw(event_sequences(s, max_size=4))
     assert 1 <= len(run) <= 4
     state = s
