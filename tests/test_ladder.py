@@ -92,26 +92,47 @@ def test_a_proof_that_needs_only_some_hypotheses_asks_a_fresh_solver_for_those_f
 def test_the_bounded_ladder_asks_no_fresh_solver_under_some_hypotheses() -> None:
     """In a bounded universe a model is what the query mostly looks for, and a model under
     the relevant hypotheses only is no counterexample: there, fresh solvers are asked under
-    every hypothesis only, and the incremental one with a larger budget
-    (`test_a_counterexample_in_a_bounded_universe_...`)."""
+    every hypothesis only, with the whole timeout, and the incremental one with a larger
+    budget (`test_a_counterexample_in_a_bounded_universe_...`)."""
     assert [rung[:2] for rung in verify.BOUNDED_LADDER] == [
-        ("incremental", "relevant"), ("incremental", "all"), ("fresh", "all")]
+        ("incremental", "relevant"), ("incremental", "all")]
     assert verify.BOUNDED_LADDER[1][2] > verify.LADDER[1][2]
+
+
+def test_no_fresh_solver_under_every_hypothesis_comes_before_the_whole_timeouts() -> None:
+    """A fresh solver under every hypothesis with less than the whole timeout would search as
+    the whole timeout's does, only for less long: where the whole timeout's comes last, it is
+    the only one; the short attempt, which has no such last rung, keeps the ladder's."""
+    few, everything = [0], [0, 1]
+    for bound in (None, 3):
+        full = verify.ladder(bound, few, everything, 5.0, short=False)
+        under_all = [a for a in full if a[0] == "fresh" and a[1] is everything]
+        assert under_all == [("fresh", everything, 5.0)] and full[-1] is under_all[0]
+        assert [a[0] for a in full].count("incremental") == 2
+    assert ("fresh", few, verify.LADDER[2][2]) in verify.ladder(None, few, everything, 5.0,
+                                                                 short=False)
+    short = verify.ladder(None, few, everything, 5.0, short=True)
+    assert short[-1] == ("fresh", everything, verify.LADDER[3][2])
+    # Under the relevant hypotheses only where they are fewer; never more than the timeout.
+    assert verify.ladder(None, everything, everything, 0.01, short=True) == [
+        ("incremental", everything, 0.01), ("fresh", everything, 0.01)]
 
 
 def test_a_refutation_the_bounded_search_finds_costs_no_long_unbounded_attempt(
         asked: list[tuple[str, str]]) -> None:
     """`restart-tokens-survive` breaks `structure.objects-stay-in-their-game`, whose clauses
     it leaves alone: the short unbounded attempt goes up the ladder, without the whole
-    timeout's last rung, and the bounded search finds the model after one fresh solver under
-    every hypothesis gives up. Each fresh attempt that gives up is one too many: with the
-    last rung (QUICK's 4 million units) or a bounded fresh solver under the relevant
-    hypotheses (4 million more), three give up."""
+    timeout's last rung, whose fresh solver under every hypothesis gives up, and the
+    bounded search's first fresh solver, with the whole timeout, finds the model. Each fresh
+    attempt that gives up is one too many: with the last rung (QUICK's 4 million units), a
+    bounded fresh solver under the relevant hypotheses (4 million more) or one under all with
+    less than the whole timeout (a million units, searching as the whole timeout's does),
+    two or three give up."""
     rulebook = load_amendment(AMENDMENTS / "restart-tokens-survive.toml").apply(official())
     result = prove(rulebook, Obligation(by_id("structure.objects-stay-in-their-game"),
                                         "restart"))
     assert result.status == Status.REFUTED
-    assert asked.count(("fresh", "unknown")) == 2
+    assert asked.count(("fresh", "unknown")) == 1
     assert asked[-1] == ("fresh", "sat")
 
 
