@@ -420,9 +420,11 @@ def ladder(bound: int | None, few: list[int], everything: list[int], timeout: fl
     `everything`, each with at most `timeout`; then, unless `short`, a fresh solver under
     every hypothesis with the whole `timeout`, and no fresh solver under every hypothesis
     with less before it: a new solver on the same query with the same seed, it would search
-    as the whole timeout's does, only for less long (of the official rules' bounded
+    much as the whole timeout's does, only for less long (of the official rules' bounded
     `restart.short-library-loses`, a million units for nothing before the 6.9 million that
-    prove it; of each refutation, as many before its model)."""
+    prove it; of each refutation, as many before its model). Not exactly as it does: the
+    terms its simplification leaves in the context change the next solver's search, and
+    so, without it, some models."""
     attempts = [(how, few if which == "relevant" else everything, min(seconds, timeout))
                 for how, which, seconds in (LADDER if bound is None else BOUNDED_LADDER)
                 if which == "all" or len(few) < len(everything)]
