@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -217,17 +218,17 @@ def test_budget_too_small_is_unknown() -> None:
     assert decided.status == Status.UNKNOWN
 
 
-def test_verify_confirm_cli(capsys: pytest.CaptureFixture[str]) -> None:
+def test_verify_confirm_cli(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    # One run, both reports: the text on standard output, the JSON in a file.
     code = main(["verify", "--confirm", "cvc5", "--only", "end.cards-conserved",
-                 "--only", "possible.restart", "--format", "json"])
-    document = json.loads(capsys.readouterr().out)
+                 "--only", "possible.restart", "--json", str(tmp_path / "report.json")])
+    out = capsys.readouterr().out
+    document = json.loads((tmp_path / "report.json").read_text())
     assert code == 0
     assert {o["confirmation"]["confirmed"] for o in document["obligations"]} == {True}
     assert {o["confirmation"]["answer"] for o in document["obligations"]} == {"unsat", "sat"}
     assert document["time"]["confirming-seconds"] > 0
-    assert main(["verify", "--confirm", "cvc5", "--only", "end.cards-conserved"]) == 0
-    out = capsys.readouterr().out
-    assert "confirmed by cvc5" in out.splitlines()[-1]
+    assert "2 confirmed by cvc5" in out.splitlines()[-1]
 
 
 def test_unknown_second_solver(capsys: pytest.CaptureFixture[str]) -> None:
