@@ -75,7 +75,8 @@ KILLERS = [
                               "-k", "not small"]),
     ("agreement", PYTEST + ["-m", "slow or not slow", "tests/test_proofs.py", "-k", "agree"]),
     ("small situations", PYTEST + ["-m", "slow", "tests/test_conformance.py", "-k", "small"]),
-    ("properties", PYTEST + ["tests/test_properties.py"]),
+    # With the longer twins of the quick property tests (a third of their examples there).
+    ("properties", PYTEST + ["-m", "slow or not slow", "tests/test_properties.py"]),
 ]
 
 
