@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import z3
@@ -395,9 +395,11 @@ def _renamed(value: Any, names: dict[str, str], key: str) -> Any:
     return value
 
 
-def _variant(scenario: Scenario, situation: Situation) -> Scenario:
-    return Scenario(situation, scenario.events, scenario.title, scenario.description,
-                    scenario.seed, scenario.file)
+def _variant(scenario: Scenario, situation: Situation,
+             events: list[Event] | None = None) -> Scenario:
+    """The scenario with another situation (and, given, other events)."""
+    return replace(scenario, situation=situation,
+                   events=scenario.events if events is None else events)
 
 
 def _simpler(scenario: Scenario) -> list[Scenario]:
@@ -463,8 +465,7 @@ def _one_counter(scenario: Scenario) -> list[Scenario]:
             events = list(scenario.events)
             events[index] = Event(event.kind, {**event.args, "add": 1 if add > 0 else -1},
                                   event.line)
-            out.append(Scenario(scenario.situation, events, scenario.title,
-                                scenario.description, scenario.seed, scenario.file))
+            out.append(_variant(scenario, scenario.situation, events))
     return out
 
 

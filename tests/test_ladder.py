@@ -100,8 +100,8 @@ def test_the_bounded_ladder_asks_no_fresh_solver_under_some_hypotheses() -> None
 
 
 def test_no_fresh_solver_under_every_hypothesis_comes_before_the_whole_timeouts() -> None:
-    """A fresh solver under every hypothesis with less than the whole timeout would search as
-    the whole timeout's does, only for less long: where the whole timeout's comes last, it is
+    """A fresh solver under every hypothesis with less than the whole timeout would search
+    much as the whole timeout's does, only for less long: where the whole timeout's comes last, it is
     the only one; the short attempt, which has no such last rung, keeps the ladder's."""
     few, everything = [0], [0, 1]
     for bound in (None, 3):
@@ -126,7 +126,7 @@ def test_a_refutation_the_bounded_search_finds_costs_no_long_unbounded_attempt(
     bounded search's first fresh solver, with the whole timeout, finds the model. Each fresh
     attempt that gives up is one too many: with the last rung (QUICK's 4 million units), a
     bounded fresh solver under the relevant hypotheses (4 million more) or one under all with
-    less than the whole timeout (a million units, searching as the whole timeout's does),
+    less than the whole timeout (a million units, searching much as the whole timeout's does),
     two or three give up."""
     rulebook = load_amendment(AMENDMENTS / "restart-tokens-survive.toml").apply(official())
     result = prove(rulebook, Obligation(by_id("structure.objects-stay-in-their-game"),
