@@ -1,0 +1,77 @@
+"""The finite universe's quantifiers, built through z3's C API (`proofs.symbolic.Universe`),
+are the very terms that z3's Python API builds: the same instances, in the same order,
+joined by the same connective. z3 makes each term once per context, so "the same" is
+`eq`, and a proof or model over them is the one the Python API's terms would give."""
+
+from __future__ import annotations
+
+import itertools
+import types
+from typing import Any
+
+import pytest
+import z3
+from shahrazad.invariants.catalog import structure_terms
+from shahrazad.invariants.lang import ATTRIBUTES, pre
+from shahrazad.proofs.encode import pre_state
+from shahrazad.proofs.symbolic import SymBinding, SymState, TermEncoder, Universe
+
+
+def _by_python_api(universe: Universe, connective: Any) -> Any:
+    """A `forall` (connective z3.And) or `exists` (z3.Or) of a bounded universe as z3's
+    Python API builds it: one `z3.substitute` per combination of elements."""
+    def quantifier(self: Universe, consts: list[Any], body: Any) -> Any:
+        combos = itertools.product(*(self._elements_of(c) for c in consts))
+        return connective(*(z3.substitute(body, *zip(consts, combo, strict=True))
+                            for combo in combos))
+    return types.MethodType(quantifier, universe)
+
+
+@pytest.mark.parametrize("sorts", [("obj",), ("player", "game"), ("game", "obj", "player")])
+def test_quantifiers_are_the_python_apis_terms(sorts: tuple[str, ...]) -> None:
+    u = Universe(2)
+    consts = [u.const(f"x{i}", sort) for i, sort in enumerate(sorts)]
+    owner = z3.Function("owner", u.sorts["obj"], u.sorts["player"])
+    playing = z3.Function("playing", u.sorts["game"], u.sorts["player"], z3.BoolSort(u.ctx))
+    # A body that tells each variable apart from the others, so that a swapped or missing
+    # substitution, or another order of the instances, makes another term.
+    facts = []
+    for c in consts:
+        if c.sort() == u.sorts["obj"]:
+            facts.append(owner(c) == u.nobody)
+        elif c.sort() == u.sorts["player"]:
+            facts.append(playing(u.nogame, c))
+        else:
+            facts.append(z3.Not(playing(c, u.nobody)))
+    body = z3.Or(*facts) if len(facts) > 1 else facts[0]
+    fast = u.forall(consts, body), u.exists(consts, body)
+    slow = (_by_python_api(u, z3.And)(consts, body), _by_python_api(u, z3.Or)(consts, body))
+    assert fast[0].eq(slow[0]) and fast[1].eq(slow[1])
+    assert len(fast[0].children()) == 3 ** len(consts)  # bound 2: three elements of a sort
+
+
+def test_the_structure_hypotheses_are_the_python_apis_terms() -> None:
+    u = Universe(3)
+    state = pre_state(u)
+    encoder = TermEncoder(u, state, state,
+                          SymBinding({}, {}, u.nobody, None, u.noobj, u.noobj, None))
+    terms = structure_terms(pre)
+    fast = [encoder.encode(t) for t in terms]
+    u.forall, u.exists = _by_python_api(u, z3.And), _by_python_api(u, z3.Or)  # type: ignore[method-assign]
+    slow = [encoder.encode(t) for t in terms]
+    assert len(fast) == len(slow) > 0
+    assert all(f.eq(s) for f, s in zip(fast, slow, strict=True))
+
+
+@pytest.mark.parametrize("bound", [None, 2])
+def test_reading_an_attribute_is_z3_select(bound: int | None) -> None:
+    """Each attribute of a state, read at constants of its argument sorts: the term of
+    `z3.Select`, and a Python object of the same class (arithmetic on a count, `==` on a
+    player, ...)."""
+    u = Universe(bound)
+    state = SymState.declare(u, "s")
+    for attribute, (arg_sorts, _) in ATTRIBUTES.items():
+        args = [u.const(f"{attribute}!{i}", sort) for i, sort in enumerate(arg_sorts)]
+        fast, slow = state.get(attribute, *args), z3.Select(state.arrays[attribute], *args)
+        assert fast.eq(slow), attribute
+        assert type(fast) is type(slow), attribute
