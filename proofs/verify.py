@@ -205,6 +205,11 @@ class Encoded:
     second: Any = None  # this encoding re-read by a second solver (`proofs.confirm`)
 
     def __post_init__(self) -> None:
+        # Each hypothesis behind its switch, made once: every new incremental solver holds
+        # the same terms (z3 makes each term once per context, so nothing changes but the
+        # Python work of making them again, 62 implications at each `renew`).
+        self._guarded = [z3.Implies(switch, formula) for switch, (_, _, formula)
+                         in zip(self.switches, self.hypotheses, strict=True)]
         self.renew()
         self._hypothesis = {formula.get_id(): i
                             for i, (_, _, formula) in enumerate(self.hypotheses)}
@@ -218,9 +223,7 @@ class Encoded:
         """A new incremental solver holding the hypotheses, each behind its switch, and the
         event's constraints; asked no obligation yet."""
         self.incremental = z3.Solver(ctx=self.universe.ctx)
-        self.incremental.add(*(z3.Implies(switch, formula) for switch, (_, _, formula)
-                               in zip(self.switches, self.hypotheses, strict=True)),
-                             *self.extra)
+        self.incremental.add(*self._guarded, *self.extra)
         self.obligations = 0
 
     def relevant(self, goal: Term) -> list[int]:
