@@ -9,7 +9,7 @@ reading of 713.2 did). Non-card objects remember the game that made them.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Final
 
 # Kinds of object (CR 109.1, 111 tokens, 707 copies, 114 emblems, 113.1 abilities, 611 effects).
@@ -169,7 +169,7 @@ def parse_zone(path: str) -> ZoneRef:
     return ZoneRef(game, kind)
 
 
-@dataclass
+@dataclass(slots=True)
 class GameObject:
     """A card or another object (CR 109.1). `game_of_origin` is set for non-card objects."""
 
@@ -219,7 +219,8 @@ class GameObject:
         """An independent copy (its counters, triggers and effects copied too), made
         without the generic `copy` machinery: copying a situation clones every object."""
         twin = object.__new__(GameObject)
-        twin.__dict__.update(self.__dict__)
+        for name in _FIELDS:
+            object.__setattr__(twin, name, getattr(self, name))
         twin.counters = dict(self.counters)
         twin.triggers = list(self.triggers)
         twin.affected_by = list(self.affected_by)
@@ -255,3 +256,6 @@ class GameObject:
     def label(self) -> str:
         """Its name and id, `Karn Liberated (c1)`, or the id alone when it has no other name."""
         return f"{self.name} ({self.id})" if self.name and self.name != self.id else self.id
+
+
+_FIELDS: Final = tuple(f.name for f in fields(GameObject))
