@@ -42,6 +42,7 @@ from .symbolic import (
     TermEncoder,
     Universe,
     budget,
+    solver_for,
     work_done,
 )
 
@@ -191,7 +192,8 @@ class Encoded:
 
     `incremental` holds them all, each hypothesis behind a literal of `switches`, so that a
     goal is asked under all the hypotheses or only some, without building anything again;
-    a new one takes its place every OBLIGATIONS_PER_SOLVER obligations (`ask`)."""
+    a new one takes its place every OBLIGATIONS_PER_SOLVER obligations (`ask`). A bounded
+    universe has none: there every goal goes to a fresh solver (BOUNDED_LADDER)."""
 
     universe: Universe
     transition: Transition
@@ -199,7 +201,7 @@ class Encoded:
     hypotheses: list[tuple[Term, set[str], Any]]  # conjunct, its attributes, its z3 formula
     extra: list[Any]  # the event's constraints and the hints
     switches: list[Any]  # one Boolean per hypothesis: assumed, it holds
-    incremental: z3.Solver = field(init=False)
+    incremental: z3.Solver | None = field(init=False, default=None)
     obligations: int = 0  # the obligations `incremental` has been asked (each `_solve` counts)
     goals: int = 0  # the goals asked of this encoding, for their literals' names
     second: Any = None  # this encoding re-read by a second solver (`proofs.confirm`)
@@ -210,7 +212,8 @@ class Encoded:
         # Python work of making them again, 62 implications at each `renew`).
         self._guarded = [z3.Implies(switch, formula) for switch, (_, _, formula)
                          in zip(self.switches, self.hypotheses, strict=True)]
-        self.renew()
+        if self.universe.bound is None:
+            self.renew()
         self._hypothesis = {formula.get_id(): i
                             for i, (_, _, formula) in enumerate(self.hypotheses)}
 
@@ -236,8 +239,9 @@ class Encoded:
     def fresh(self, chosen: list[int], goal: Any, seconds: float, seed: int = 0) -> z3.Solver:
         """A fresh solver holding the `chosen` hypotheses, the event's constraints and
         `goal`, with a budget worth `seconds` (z3 simplifies such a query as a whole before
-        searching, which the incremental solver does not)."""
-        solver = z3.Solver(ctx=self.universe.ctx)
+        searching, which the incremental solver does not; in a finite universe with the
+        tactics of `symbolic.solver_for`)."""
+        solver = solver_for(self.universe)
         budget(solver, seconds)
         solver.set("random_seed", seed)
         solver.add(*(self.hypotheses[i][2] for i in chosen), *self.extra, goal)
@@ -253,8 +257,13 @@ class Encoded:
             self.obligations += 1
         self.goals += 1
         literal = z3.Bool(f"goal!{self.goals}", self.universe.ctx)
-        self.incremental.add(z3.Implies(literal, goal))
+        self.solver().add(z3.Implies(literal, goal))
         return literal
+
+    def solver(self) -> z3.Solver:
+        """The incremental solver (an unbounded universe's only)."""
+        assert self.incremental is not None, "a bounded universe has no incremental solver"
+        return self.incremental
 
 
 @dataclass
@@ -403,14 +412,15 @@ def structure_hypotheses(universe: Universe) -> list[tuple[Term, set[str], Any]]
 # nothing; its run's work 33.4 -> 32.0 million units, the official rules' unchanged).
 LADDER = (("incremental", "relevant", 0.004), ("incremental", "all", 0.025),
           ("fresh", "relevant", 0.05), ("fresh", "all", 0.05))
-# In a bounded universe the query is mostly a search for a counterexample, and a model takes
-# the incremental solver longer than a proof: 450,000 units for `728.5c-forgotten`'s
-# `end.commanders-return`, which at 250,000 fell through to fresh solvers and took 5 million.
-# A model under the relevant hypotheses only is no counterexample, so no fresh solver is
-# asked under them: for `restart-tokens-survive`'s refutations it spent 4 million units of
-# fruitless search before the whole timeout's attempt found the model. Nor under all of
-# them before the whole timeout's attempt, which a bounded search always makes (`_solve`).
-BOUNDED_LADDER = (("incremental", "relevant", 0.004), ("incremental", "all", 0.05))
+# In a bounded universe the query is mostly a search for a counterexample, and there the
+# fresh solver with the whole timeout comes first and alone (`symbolic.solver_for`: its
+# tactics find `restart.owners`' model under `2011-713.2-controller-takes-ownership` with
+# 0.4 million units, where the incremental solver gave up after the 0.54 million of its two
+# attempts): no incremental attempt, and no fresh solver under the relevant hypotheses only
+# (a model there is no counterexample). With the default solver the incremental attempts had
+# paid: it took 5 million units where the incremental one found `728.5c-forgotten`'s
+# `end.commanders-return` with 450,000; the tactics find it with fewer.
+BOUNDED_LADDER: tuple[tuple[str, str, float], ...] = ()
 
 
 Attempt = tuple[str, list[int], float]  # how ("incremental", "fresh"), the hypotheses, budget
@@ -455,7 +465,7 @@ def _solve(rulebook: Rulebook, ob: Obligation, bound: int | None,
     universe, t = encoded.universe, encoded.transition
     everything = list(range(len(encoded.hypotheses)))
     verdict, reason = "unsat", ""
-    solver = encoded.incremental
+    solver: Any = encoded.incremental
     avoid = [z3.Not(encodings.encode(encoded, shape)) for shape in blocked]
     first = True  # no goal of this obligation asked yet
     for part in conjuncts(ob.invariant.term):
@@ -471,13 +481,14 @@ def _solve(rulebook: Rulebook, ob: Obligation, bound: int | None,
         if avoid:
             goal = z3.And(goal, *avoid)
         few = encoded.relevant(part)
-        literal = encoded.ask(goal, first=first)
-        first = False
         attempts = ladder(bound, few, everything, timeout, short)
+        if any(how == "incremental" for how, _, _ in attempts):
+            literal = encoded.ask(goal, first=first)
+            first = False
         answer = "unknown"
         for how, chosen, seconds in attempts:
             if how == "incremental":
-                solver = encoded.incremental
+                solver = encoded.solver()
                 budget(solver, seconds)
                 solver.set("random_seed", seed)
                 answer = encodings.check(solver, literal,
@@ -503,7 +514,7 @@ def _solve(rulebook: Rulebook, ob: Obligation, bound: int | None,
 
 def _core(encoded: Encoded) -> list[int]:
     """The hypotheses (by index) named by the incremental solver's last unsat core."""
-    named = {str(literal) for literal in encoded.incremental.unsat_core()}
+    named = {str(literal) for literal in encoded.solver().unsat_core()}
     return [i for i, switch in enumerate(encoded.switches) if str(switch) in named]
 
 
