@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cached_property
 
 from shahrazad.model.objects import FACE_DOWN_ZONES, NONCARD_ZONES, NONTRADITIONAL_ZONES
 
@@ -77,7 +78,7 @@ class Invariant:
     kind: str = "event"
     rules: tuple[str, ...] = ()  # the CR rules, beyond the clauses, that state it (structure)
 
-    @property
+    @cached_property
     def bounded(self) -> bool:
         """It counts cards (libraries of fewer than seven): provable only up to a bound."""
         return any(t.op == "attr" and t.args[1] in ("library_size", "doomed")
