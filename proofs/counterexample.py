@@ -13,7 +13,7 @@ while the violation still replays.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -312,6 +312,37 @@ def replay_refusal(scenario: Scenario, rulebook: Rulebook) -> str | None:
     return None
 
 
+def _outcomes(scenario: Scenario, rulebook: Rulebook, limit: int) -> Iterator[Outcome | str]:
+    """The scenario's events under every random outcome (a refusal as its reason), at most
+    `limit` of them (OverflowError past it, `enumerate_outcomes`)."""
+    def run(chooser: Any) -> Outcome | str:
+        try:
+            return Interpreter(rulebook, chooser).run(scenario.situation, scenario.events)
+        except IllegalEvent as err:
+            return f"the interpreter refuses the event: {err}"
+
+    return enumerate_outcomes(run, limit=limit)
+
+
+def broken(scenario: Scenario, rulebook: Rulebook, invariants: list[Invariant],
+           limit: int = 5000) -> set[str]:
+    """The ids of `invariants` that some random outcome of the scenario's event breaks: for
+    each, what `replay` finds, the event run once per outcome for all of them."""
+    if catalog_problems(scenario.situation):
+        return set()
+    found: set[str] = set()
+    try:
+        for outcome in _outcomes(scenario, rulebook, limit):
+            if isinstance(outcome, str):
+                continue
+            evaluator = Evaluator(scenario.situation, outcome.situation, binding_of(outcome))
+            found |= {i.id for i in invariants
+                      if i.id not in found and not evaluator.holds(i.term)}
+    except OverflowError:
+        pass  # as `replay`: what the outcomes within the limit break, and no more
+    return found
+
+
 def replay(scenario: Scenario, rulebook: Rulebook, invariant: Invariant,
            limit: int = 5000, expect: bool = False) -> Replay:
     """Run the scenario's event over every random outcome; does one break the invariant
@@ -320,16 +351,9 @@ def replay(scenario: Scenario, rulebook: Rulebook, invariant: Invariant,
     if faults:
         return Replay(False, None, None, "the extracted situation is not well formed: "
                       + ", ".join(faults))
-
-    def run(chooser: Any) -> Outcome | str:
-        try:
-            return Interpreter(rulebook, chooser).run(scenario.situation, scenario.events)
-        except IllegalEvent as err:
-            return f"the interpreter refuses the event: {err}"
-
     refused = ""
     try:
-        for outcome in enumerate_outcomes(run, limit=limit):
+        for outcome in _outcomes(scenario, rulebook, limit):
             if isinstance(outcome, str):
                 refused = outcome
                 continue

@@ -35,7 +35,7 @@ from shahrazad.model.rulebook import Rulebook
 from shahrazad.model.scenario import Scenario
 from shahrazad.model.state import Situation
 
-from .counterexample import replay
+from .counterexample import broken
 from .difference import difference, outcome_key
 from .pool import run_all
 from .reach import Unreachable, reach, replay_reached
@@ -203,14 +203,7 @@ def _verdicts(base: Rulebook, amended: Rulebook, scenario: Scenario
     """The invariants at the scenario's event that some outcome breaks under `amended` and
     none under `base`, and the reverse."""
     event = scenario.events[-1].kind
-    breaks, repairs = [], []
-    for invariant in CATALOG:
-        if event not in invariant.events or invariant.kind == "possible":
-            continue
-        before = replay(scenario, base, invariant).violated
-        after = replay(scenario, amended, invariant).violated
-        if after and not before:
-            breaks.append(invariant.id)
-        elif before and not after:
-            repairs.append(invariant.id)
-    return breaks, repairs
+    invariants = [i for i in CATALOG if event in i.events and i.kind != "possible"]
+    before, after = broken(scenario, base, invariants), broken(scenario, amended, invariants)
+    return ([i.id for i in invariants if i.id in after and i.id not in before],
+            [i.id for i in invariants if i.id in before and i.id not in after])
