@@ -57,7 +57,7 @@ def solver_for(universe: Universe) -> z3.Solver:
     and searched up to ten times longer: a model breaking `restart.owners` under
     `2011-713.2-controller-takes-ownership`, 5.5 million units of z3's work against 0.4
     million; the official rules' `restart.short-library-loses`, in a universe of 8, 6.7
-    million against 2.3 million (issue 9, docs/benchmarks.md). An unbounded universe's
+    million against 2.8 million (issue 9, docs/benchmarks.md). An unbounded universe's
     queries keep the default solver (no clear gain there)."""
     if universe.bound is None:
         return z3.Solver(ctx=universe.ctx)
