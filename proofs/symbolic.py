@@ -222,30 +222,52 @@ class SymState:
 class Simplified(SymState):
     """The state after an event as formulas read it: each of its arrays that two or more of
     the event's steps updated (a chain of stores and lambdas over the state before)
-    simplified by z3 once, the first time a formula reads it.
+    simplified by z3 once, the first time a formula reads it; and each read of an array the
+    event changed (an attribute at some arguments) simplified by z3 once, the first time a
+    formula makes it, and that simplified term given to every formula that reads the same.
 
     A formula asserted in a solver is simplified as it is asserted, the arrays it reads
     included, and that work is done again for every formula: on the official rules' three
     big events, asserting the goals took about 1.7 s of 8 before their arrays were simplified
     once, 0.2 s after. An array one step updated is left as it is: simplified, it made some
     goals of the one-step events harder for the solver, costing more than it saved (issue 9,
-    docs/benchmarks.md). The arrays are equal either way: every formula means what it did."""
+    docs/benchmarks.md).
+
+    The reads: one object's attribute after a restart simplifies to a term of some 500
+    nodes (where the object came from, step by step), and z3 spent 3-9 ms on each such read
+    of each goal as it asserted it, 3 times as long where an amendment adds a step
+    (`2011-713.2-controller-takes-ownership`: 0.46 s of asserting in two of restart's three
+    batches, 0.02 s with the reads simplified once; simplifying a simplified term again is
+    some 60 times cheaper). Formulas share reads because the encoder names a quantified
+    variable by the invariant's own name for it (`TermEncoder`), and a read is kept with its
+    arguments, so that their z3 ids, which key it, are never reused for another term.
+
+    The arrays and reads are equal to what they replace: every formula means what it did."""
 
     def __init__(self, states: list[SymState]) -> None:
         """`states`: the state before the event, after each of its steps, and after it (the
         one read, the last)."""
         super().__init__(states[-1].name, dict(states[-1].arrays))
         self._states = states
-        self._read: set[str] = set()
+        self._changed: dict[str, bool] = {}  # attribute -> did the event change its array
+        # (attribute, the arguments' z3 ids) -> the simplified read, and the arguments
+        self._reads: dict[tuple[object, ...], tuple[Any, tuple[Any, ...]]] = {}
 
     def get(self, attribute: str, *args: Any) -> Any:
-        if attribute not in self._read:
-            self._read.add(attribute)
+        changed = self._changed.get(attribute)
+        if changed is None:
             versions = [s.arrays[attribute] for s in self._states]
             updates = sum(not a.eq(b) for a, b in itertools.pairwise(versions))
             if updates > 1:
                 self.arrays[attribute] = z3.simplify(self.arrays[attribute])
-        return super().get(attribute, *args)
+            changed = self._changed[attribute] = updates > 0
+        if not changed:
+            return super().get(attribute, *args)
+        key = (attribute, *(a.get_id() for a in args))
+        kept = self._reads.get(key)
+        if kept is None:
+            kept = self._reads[key] = (z3.simplify(super().get(attribute, *args)), args)
+        return kept[0]
 
 
 @dataclass

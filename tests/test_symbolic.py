@@ -75,3 +75,31 @@ def test_reading_an_attribute_is_z3_select(bound: int | None) -> None:
         fast, slow = state.get(attribute, *args), z3.Select(state.arrays[attribute], *args)
         assert fast.eq(slow), attribute
         assert type(fast) is type(slow), attribute
+
+
+def test_the_state_after_an_event_reads_its_simplified_terms() -> None:
+    """The state after an event as the prover's formulas read it (`Simplified`): each read
+    of an array the event changed is z3's simplification of the plain read, made once and
+    shared by every formula that makes the same read; a read at other arguments is its own.
+    Each equals the plain `z3.Select` of the array the steps made, for every situation."""
+    from shahrazad.model.rulebook import official
+    from shahrazad.proofs.encode import encode_event
+    from shahrazad.proofs.symbolic import Simplified
+
+    u = Universe(None)
+    t = encode_event(official(), "restart", u)
+    post = Simplified([t.pre, *(state for _, state in t.states), t.post])
+    solver = z3.Solver(ctx=u.ctx)
+    changed = 0
+    for attribute, (arg_sorts, _) in ATTRIBUTES.items():
+        if t.post.arrays[attribute].eq(t.pre.arrays[attribute]):
+            continue
+        changed += 1
+        for name in ("x", "y"):
+            args = [u.const(f"{name}{i}", sort) for i, sort in enumerate(arg_sorts)]
+            read = post.get(attribute, *args)
+            assert read.eq(post.get(attribute, *args)), attribute  # made once, shared
+            assert z3.simplify(read).eq(read), attribute  # simplified already
+            plain = z3.Select(t.post.arrays[attribute], *args)
+            assert solver.check(read != plain) == z3.unsat, (attribute, name)
+    assert changed >= 10  # a restart changes most of the objects' attributes
