@@ -1063,12 +1063,23 @@ def batches(items: list[int], groups: list[str]) -> list[list[int]]:
     return cut
 
 
+# How many times a proof an obligation is expected to cost when its rulebook changed a clause
+# its invariant names (`_changed_behind`): there a refutation is likely, and a refutation
+# (a bounded search, the model replayed, minimised and reached) takes 0.1-0.4 s where most
+# proofs take a few milliseconds (`libraries-copied-into-subgame`: its batch of five such
+# refutations took 1.85 s of the run's 2.9, and began last of the four start-subgame
+# batches, with the other worker idle for its last 1.1 s).
+LIKELY_REFUTED = 20
+
+
 def weight(rulebook: Rulebook, batch: list[Obligation]) -> int:
     """What a batch is expected to cost, for handing out the costliest first (the answers
     never depend on the order): an event of many steps takes longer to encode and to decide,
-    and an invariant that counts cards longer still."""
+    an invariant that counts cards longer still, and a likely refutation (LIKELY_REFUTED)
+    longest."""
     return sum((1 + sum(len(clause.steps) for clause in rulebook.on(ob.event)))
-               * (10 if ob.invariant.bounded else 1) for ob in batch)
+               * (10 if ob.invariant.bounded else 1)
+               * (LIKELY_REFUTED if _changed_behind(rulebook, ob) else 1) for ob in batch)
 
 
 Case = tuple[Rulebook, list[Obligation], float, int, bool, str | None]

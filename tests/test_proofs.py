@@ -259,6 +259,23 @@ def test_batches_depend_on_the_obligations_only() -> None:
         assert group == sorted(group) and len(group) <= verify_module.BATCH
 
 
+def test_a_batch_of_likely_refutations_weighs_most() -> None:
+    """Batches are handed out costliest first (`weight`; the order changes no answer): an
+    obligation whose invariant names a clause the rulebook changed weighs LIKELY_REFUTED
+    times as much, so that the batch of an amendment's refutations begins first instead of
+    last."""
+    amended = load_amendment(
+        ROOT / "examples/amendments/libraries-copied-into-subgame.toml").apply(official())
+    library = by_id("start.library-moves")
+    assert "subgame.start.libraries" in library.clauses
+    ob = Obligation(library, "start-subgame")
+    other = Obligation(by_id("structure.one-active-game"), "start-subgame")
+    weight = verify_module.weight
+    assert weight(amended, [ob]) == verify_module.LIKELY_REFUTED * weight(official(), [ob])
+    assert weight(amended, [other]) == weight(official(), [other])
+    assert weight(amended, [ob]) > weight(amended, [other] * 10)
+
+
 @pytest.mark.slow  # moved behind slow to keep the quick suite quick (issue 9)
 def test_verify_of_some_events_and_of_several_rulebooks_at_once() -> None:
     """`decide` answers each request under its own rulebook, in its order."""
