@@ -40,8 +40,7 @@ def object_step(interp: Interpreter, state: Situation, ctx: Context, clause: Cla
     reading of 726.2, for amendments only: cards keep their owner, 108.3).
     """
     assert step.select is not None
-    chosen = [o for o in interp._objects_of_game(state, ctx.roles.get(step.select.game))
-              if matches(state, ctx, step.select, state.objects[o])]
+    chosen = selected(state, ctx, step.select)
     if step.action == "copy-to":
         assert step.to is not None
         prefix = "card" if step.to.as_ == "card" else "copy"
@@ -194,6 +193,31 @@ def _arrive(state: Situation, ctx: Context, dest: Destination, obj: GameObject,
         obj.controller = ctx.controller
     if game.stage != BEGUN and target.kind in CAME_FROM:  # put there before the first turn
         game.came_from[obj.id] = target.kind
+
+
+def selected(state: Situation, ctx: Context, sel: Selector) -> list[str]:
+    """The objects of the selector's game that match it (`matches`), in the order they
+    stand in that game's zones (`Interpreter._objects_of_game`'s order).
+
+    Only what can match is looked at: a zone that the selector's zones rule out is skipped
+    whole (each object is in the zone that `state.where` names, 400.1), and where the
+    selector wants the event's exempt objects, an object that is not one is passed over by
+    its name. A step of the official rules that moves nothing otherwise looked at every
+    object of its game: of the interpreter's benchmark at 200,000 cards, 9 such looks of
+    75,000 to 195,000 objects each, about 1.7 s of 10 (`benchmarks/simulate.py`)."""
+    game_id = ctx.roles.get(sel.game)
+    if game_id is None:
+        return []
+    zones = sorted((z for z in state.zones if z.game == game_id), key=ZoneRef.sort_key)
+    if sel.zone:
+        zones = [z for z in zones if any(_zone_is(z, k) for k in sel.zone)]
+    if sel.zone_not:
+        zones = [z for z in zones if not any(_zone_is(z, k) for k in sel.zone_not)]
+    objects, exempt = state.objects, ctx.exempt
+    if sel.exempt:
+        return [o for z in zones for o in state.zones[z]
+                if o in exempt and matches(state, ctx, sel, objects[o])]
+    return [o for z in zones for o in state.zones[z] if matches(state, ctx, sel, objects[o])]
 
 
 def matches(state: Situation, ctx: Context, sel: Selector, obj: GameObject) -> bool:
