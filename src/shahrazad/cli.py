@@ -841,8 +841,10 @@ def _engine_commands() -> None:
 _engine_commands()
 
 
-def main(argv: list[str] | None = None) -> int:
-    """Entry point of the console script; returns the exit code."""
+def main(argv: list[str] | None = None, wait_for_workers: bool = True) -> int:
+    """The command line; returns the exit code. Without `wait_for_workers`, the proof
+    workers are told to stop but not waited for (`proofs.pool.stop`), for a caller that
+    ends its process at once (`shahrazad.launch`)."""
     from shahrazad.proofs.pool import stop
 
     try:
@@ -867,7 +869,7 @@ def main(argv: list[str] | None = None) -> int:
                    f"{err}); set SHAHRAZAD_DEBUG=1 for the traceback", err=True)
         return EXIT_UNDECIDED
     finally:
-        stop()  # the workers a command started (`_start_workers`), if any
+        stop(wait=wait_for_workers)  # the workers a command started (`_start_workers`)
     return 0
 
 
