@@ -14,11 +14,20 @@ The package has four layers, each importing only those below it:
 
 from __future__ import annotations
 
-from importlib import metadata
-
 __all__ = ["__version__"]
 
-try:
-    __version__ = metadata.version("shahrazad")
-except metadata.PackageNotFoundError:  # pragma: no cover - only when run from a bare tree
-    __version__ = "0+unknown"
+
+def __getattr__(name: str) -> str:
+    """`__version__`, read from the installed package's metadata the first time it is asked
+    for: reading it (and importing `importlib.metadata`) took about 30 ms of every process
+    that imports the package, a proof worker's start among them."""
+    if name != "__version__":
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    from importlib import metadata
+
+    try:
+        version = metadata.version("shahrazad")
+    except metadata.PackageNotFoundError:  # pragma: no cover - only when run from a bare tree
+        version = "0+unknown"
+    globals()["__version__"] = version
+    return version
