@@ -208,8 +208,7 @@ class Interpreter:
     def _objects_of_game(state: Situation, game_id: str | None) -> list[str]:
         if game_id is None:
             return []
-        zones = sorted((z for z in state.zones if z.game == game_id), key=ZoneRef.sort_key)
-        return [o for z in zones for o in state.zones[z]]
+        return [o for z in state.zones_in_order(game_id) for o in state.zones[z]]
 
     @staticmethod
     def _reset_on_move(obj: GameObject) -> None:

@@ -226,7 +226,7 @@ def selected(state: Situation, ctx: Context, sel: Selector) -> list[str]:
     game_id = ctx.roles.get(sel.game)
     if game_id is None:
         return []
-    zones = sorted((z for z in state.zones if z.game == game_id), key=ZoneRef.sort_key)
+    zones = state.zones_in_order(game_id)
     if sel.zone:
         zones = [z for z in zones if any(_zone_is(z, k) for k in sel.zone)]
     if sel.zone_not:

@@ -281,6 +281,11 @@ class Situation:
     def zones_of(self, game_id: str) -> list[ZoneRef]:
         return [z for z in self.zones if z.game == game_id]
 
+    def zones_in_order(self, game_id: str) -> list[ZoneRef]:
+        """The game's zones in their order (`ZoneRef.sort_key`): the order in which a step
+        meets the game's objects, zone by zone."""
+        return sorted(self.zones_of(game_id), key=ZoneRef.sort_key)
+
     def outside(self, player: str) -> ZoneRef:
         zone = ZoneRef(None, OUTSIDE, player)
         self.zones.setdefault(zone, Pile())
