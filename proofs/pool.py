@@ -14,8 +14,7 @@ from another thread) until `stop`, or until one of them dies (the pool is then b
 each later call starts its own). `cancel` stops them for good when the command is
 interrupted: a call still waiting on them then raises instead of running its items again.
 
-A worker whose command is gone (killed, say, by a CI job's timeout, or ended without
-waiting for its workers, as the console script does) ends within a quarter of a second
+A worker whose command is gone (killed, say, by a CI job's timeout) ends within a second
 (`spawned`, `_watch`): otherwise it would wait forever on a queue of which it holds both ends.
 """
 
@@ -41,7 +40,7 @@ _started: tuple[int, ProcessPoolExecutor] | None = None  # (jobs, the pool) afte
 _lock = Lock()  # guards `_started`: two threads of one command may share the pool
 _cancelled = Event()  # set by `cancel`, cleared by `stop`: run nothing again
 POLL = 0.1  # seconds between two looks at `_cancelled` while waiting on workers
-WATCH = 0.25  # seconds between a worker's two looks at whether its command is still there
+WATCH = 1.0  # seconds between a worker's two looks at whether its command is still there
 
 
 def _watch(command: int) -> None:
@@ -79,16 +78,14 @@ def start(jobs: int, modules: Sequence[str] = PROVER) -> None:
             _started = jobs, pool
 
 
-def stop(wait: bool = True) -> None:
+def stop() -> None:
     """Stop the started workers (after their imports, or what they are deciding), at the
-    end of a command; without `wait`, only tell them to, for a command about to end its
-    process at once (`shahrazad.launch`): a worker whose command is gone ends within WATCH
-    seconds by itself (`_watch`)."""
+    end of a command."""
     global _started
     with _lock:
         started, _started = _started, None
     if started is not None:
-        started[1].shutdown(wait=wait, cancel_futures=True)
+        started[1].shutdown(wait=True, cancel_futures=True)
     _cancelled.clear()
 
 

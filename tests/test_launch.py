@@ -1,13 +1,8 @@
-"""The console script starts the first proof worker only for a cold `verify` or `amend`, and
-ends its process as soon as the command is done."""
+"""The console script starts the first proof worker only for a cold `verify` or `amend`."""
 
 from __future__ import annotations
 
-import json
 import os
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 
@@ -44,21 +39,3 @@ def test_the_cache_variable_counts_as_a_cache(monkeypatch: pytest.MonkeyPatch) -
     monkeypatch.setenv("SHAHRAZAD_CACHE", "/somewhere")
     assert workers_wanted(["verify"]) is None
     assert workers_wanted(["verify", "--no-cache"]) == CORES
-
-
-@pytest.mark.parametrize(("args", "code", "status"), [
-    (["verify", "--only", "end.cards-conserved", "--format", "json"], 0, "proved"),
-    (["verify", "--amendment", "examples/amendments/728.5c-forgotten.toml", "--only",
-      "end.commanders-return", "--format", "json"], 1, "refuted"),
-])
-def test_the_console_script_ends_with_its_output_whole(args: list[str], code: int,
-                                                        status: str) -> None:
-    """The console script ends its process at once after the command (`os._exit`, without
-    waiting for its workers): its exit code is the command's and its output is all there."""
-    root = Path(__file__).resolve().parent.parent
-    script = f"import sys; from shahrazad.launch import main; sys.argv = {['shahrazad', *args]!r}; main()"
-    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
-                          cwd=root, timeout=120, check=False)
-    assert done.returncode == code, done.stderr
-    doc = json.loads(done.stdout)
-    assert {item["status"] for item in doc["obligations"]} == {status}

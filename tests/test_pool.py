@@ -123,7 +123,7 @@ def test_a_worker_ends_when_its_command_is_killed() -> None:
     assert len(workers) == 1 and _running(workers[0])
     command.kill()
     command.wait()
-    for _ in range(300):  # it looks every `pool.WATCH` seconds; up to 30 s on a busy machine
+    for _ in range(300):  # it looks once a second (`pool.WATCH`); up to 30 s on a busy machine
         if not any(_running(pid) for pid in workers):
             break
         time.sleep(0.1)

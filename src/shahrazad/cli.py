@@ -841,10 +841,8 @@ def _engine_commands() -> None:
 _engine_commands()
 
 
-def main(argv: list[str] | None = None, wait_for_workers: bool = True) -> int:
-    """The command line; returns the exit code. Without `wait_for_workers`, the proof
-    workers are told to stop but not waited for (`proofs.pool.stop`), for a caller that
-    ends its process at once (`shahrazad.launch`)."""
+def main(argv: list[str] | None = None) -> int:
+    """Entry point of the console script; returns the exit code."""
     from shahrazad.proofs.pool import stop
 
     try:
@@ -869,7 +867,7 @@ def main(argv: list[str] | None = None, wait_for_workers: bool = True) -> int:
                    f"{err}); set SHAHRAZAD_DEBUG=1 for the traceback", err=True)
         return EXIT_UNDECIDED
     finally:
-        stop(wait=wait_for_workers)  # the workers a command started (`_start_workers`)
+        stop()  # the workers a command started (`_start_workers`), if any
     return 0
 
 

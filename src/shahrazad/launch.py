@@ -6,8 +6,7 @@ When the command line is a cold `verify` or `amend` (no cache of proofs, so work
 be needed), the first worker is started here, before the command line module is imported,
 so that its start overlaps the command's own instead of following it. The arguments are
 only glanced at: the command line proper reads and checks them, and a wrong guess costs
-or saves one worker's start, never an answer. Such a command ends its process as soon as
-it is done, without waiting for its workers to end (they end by themselves).
+or saves one worker's start, never an answer.
 """
 
 from __future__ import annotations
@@ -45,14 +44,4 @@ def main() -> int:
         start(jobs)
     from shahrazad.cli import main as command_line
 
-    if jobs is None:
-        return command_line()
-    code = command_line(wait_for_workers=False)
-    # A command that started workers ends here, once its output is out: waiting for the
-    # workers to end, then for Python to take every module down, was about 0.09 s of a
-    # 2.5 s `verify` (an A/B: 0.97 times as long without). Each file a command writes is
-    # closed before it returns, and the workers end by themselves within a quarter of a
-    # second (`proofs.pool._watch`).
-    sys.stdout.flush()
-    sys.stderr.flush()
-    os._exit(code)
+    return command_line()
