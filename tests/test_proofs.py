@@ -8,6 +8,7 @@ from __future__ import annotations
 import glob
 import json
 import os
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -257,6 +258,12 @@ def test_batches_depend_on_the_obligations_only() -> None:
         assert len({todo[i].event if not todo[i].invariant.bounded else "bounded"
                     for i in group}) == 1
         assert group == sorted(group) and len(group) <= verify_module.BATCH
+    # Each event encoded as few times as BATCH allows: a small event (up to 48 obligations)
+    # once, a big one (62-66) twice, never three times (the cost of 26 batches of at most 32).
+    per_event = Counter(todo[group[0]].event for group in groups
+                        if not todo[group[0]].invariant.bounded)
+    assert per_event["move"] == 1 and per_event["restart"] == 2
+    assert max(per_event.values()) == 2 and len(groups) == 16
 
 
 def test_a_batch_of_likely_refutations_weighs_most() -> None:
