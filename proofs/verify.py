@@ -41,7 +41,9 @@ from .symbolic import (
     SymState,
     TermEncoder,
     Universe,
+    add,
     budget,
+    check,
     solver_for,
     work_done,
 )
@@ -226,7 +228,7 @@ class Encoded:
         """A new incremental solver holding the hypotheses, each behind its switch, and the
         event's constraints; asked no obligation yet."""
         self.incremental = z3.Solver(ctx=self.universe.ctx)
-        self.incremental.add(*self._guarded, *self.extra)
+        add(self.incremental, *self._guarded, *self.extra)
         self.obligations = 0
 
     def relevant(self, goal: Term) -> list[int]:
@@ -244,7 +246,7 @@ class Encoded:
         solver = solver_for(self.universe)
         budget(solver, seconds)
         solver.set("random_seed", seed)
-        solver.add(*(self.hypotheses[i][2] for i in chosen), *self.extra, goal)
+        add(solver, *(self.hypotheses[i][2] for i in chosen), *self.extra, goal)
         return solver
 
     def ask(self, goal: Any, first: bool) -> Any:
@@ -257,7 +259,7 @@ class Encoded:
             self.obligations += 1
         self.goals += 1
         literal = z3.Bool(f"goal!{self.goals}", self.universe.ctx)
-        self.solver().add(z3.Implies(literal, goal))
+        add(self.solver(), z3.Implies(literal, goal))
         return literal
 
     def solver(self) -> z3.Solver:
@@ -323,7 +325,7 @@ class Encodings:
         """`solver.check`, timed as solving."""
         start = time.perf_counter()
         try:
-            return str(solver.check(*assumptions))
+            return check(solver, *assumptions)
         finally:
             self.solving += time.perf_counter() - start
 

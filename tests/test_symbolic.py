@@ -14,7 +14,7 @@ import z3
 from shahrazad.invariants.catalog import structure_terms
 from shahrazad.invariants.lang import ATTRIBUTES, pre
 from shahrazad.proofs.encode import pre_state
-from shahrazad.proofs.symbolic import SymBinding, SymState, TermEncoder, Universe
+from shahrazad.proofs.symbolic import SymBinding, SymState, TermEncoder, Universe, add, check
 
 
 def _by_python_api(universe: Universe, connective: Any) -> Any:
@@ -103,3 +103,22 @@ def test_the_state_after_an_event_reads_its_simplified_terms() -> None:
             plain = z3.Select(t.post.arrays[attribute], *args)
             assert solver.check(read != plain) == z3.unsat, (attribute, name)
     assert changed >= 10  # a restart changes most of the objects' attributes
+
+
+def test_adding_and_checking_are_the_python_apis() -> None:
+    """`add` and `check` (z3's C API, without the Python API's casts) assert what
+    `Solver.add` asserts and answer what `Solver.check` answers, under the same assumptions:
+    sat, unsat, and unsat only because of an assumption."""
+    ctx = z3.Context()
+    x, y = z3.Ints("x y", ctx)
+    a, b = z3.Bools("a b", ctx)
+    formulas = [z3.Implies(a, x > y), z3.Implies(b, y > x), x + y == z3.IntVal(3, ctx)]
+    mine, theirs = z3.Solver(ctx=ctx), z3.Solver(ctx=ctx)
+    add(mine, *formulas)
+    theirs.add(*formulas)
+    assert [f.sexpr() for f in mine.assertions()] == [f.sexpr() for f in theirs.assertions()]
+    for assumed in ((), (a,), (b,), (a, b)):
+        assert check(mine, *assumed) == str(theirs.check(*assumed))
+    assert check(mine, a, b) == "unsat" and check(mine, a) == "sat"
+    check(mine, a, b)
+    assert {str(c) for c in mine.unsat_core()} == {"a", "b"}  # the assumptions were passed
