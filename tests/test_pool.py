@@ -128,3 +128,24 @@ def test_a_worker_ends_when_its_command_is_killed() -> None:
             break
         time.sleep(0.1)
     assert not any(_running(pid) for pid in workers)
+
+
+LET_GO = """
+import multiprocessing, sys
+from shahrazad.proofs import pool
+workers = pool.spawned(1)
+print(workers.submit(pow, 2, 10).result(), flush=True)
+workers.submit(print, "written, not flushed", end="").result()
+children = multiprocessing.active_children()
+workers.shutdown(wait=True)
+print(*[child.exitcode for child in children], flush=True)
+"""
+
+
+def test_a_worker_let_go_ends_at_once_with_its_output() -> None:
+    """A worker the pool lets go ends without the interpreter's teardown (`_quick_exit`),
+    its exit code 0 and what it wrote but had not flushed still written."""
+    done = subprocess.run([sys.executable, "-c", LET_GO], capture_output=True, text=True,
+                          timeout=120, check=False)
+    assert done.returncode == 0 and done.stderr == ""
+    assert done.stdout.splitlines() == ["1024", "written, not flushed0"]
