@@ -685,8 +685,11 @@ def _prove(rulebook: Rulebook, ob: Obligation, timeout: float, bound: int,
                                                   encodings=encodings, short=True)
         if answer == "unsat":
             return Result(ob, Status.PROVED, time.perf_counter() - start)
-    else:
+    elif ob.invariant.bounded:
         notes.append("counts cards (fewer than seven in a library): checked up to a bound")
+    else:
+        notes.append("the rulebook changed a clause the invariant names: a counterexample "
+                     "sought in a bounded universe first")
     if answer != "sat":
         tried_bound = size = bound
         answer, universe, solver, t, why = _solve(rulebook, ob, bound, timeout,

@@ -266,6 +266,22 @@ def test_batches_depend_on_the_obligations_only() -> None:
     assert max(per_event.values()) == 2 and len(groups) == 16
 
 
+def test_an_undecided_likely_refutation_says_why_it_was_searched_bounded_first() -> None:
+    """An obligation whose invariant names a clause the rulebook changed is searched in a
+    bounded universe first; undecided, its reason says so, and not that it counts cards (it
+    said so before: the note of the card-counting invariants, which go bounded too)."""
+    amended = load_amendment(ROOT / "examples/amendments/forge-restart-drops-dungeons.toml"
+                             ).apply(official())
+    ob = next(ob for ob in verify_module.obligations() if ob.event == "restart"
+              and not ob.invariant.bounded and verify_module._changed_behind(amended, ob))
+    result = prove(amended, ob, timeout=0.0001)
+    assert result.status == Status.UNKNOWN
+    assert result.reason.startswith("the rulebook changed a clause the invariant names")
+    assert "counts cards" not in result.reason
+    counting = next(ob for ob in verify_module.obligations() if ob.invariant.bounded)
+    assert prove(official(), counting, timeout=0.0001).reason.startswith("counts cards")
+
+
 def test_a_batch_of_likely_refutations_weighs_most() -> None:
     """Batches are handed out costliest first (`weight`; the order changes no answer): an
     obligation whose invariant names a clause the rulebook changed weighs LIKELY_REFUTED
