@@ -288,7 +288,8 @@ class Situation:
 
     def outside(self, player: str) -> ZoneRef:
         zone = ZoneRef(None, OUTSIDE, player)
-        self.zones.setdefault(zone, Pile())
+        if zone not in self.zones:
+            self.zones[zone] = Pile()
         return zone
 
     def counters_of(self, game_id: str, player: str) -> dict[str, int]:
