@@ -365,7 +365,7 @@ class _Picture:
         """The game's players, then those who left it, then anyone else with a zone or
         counters in it: in seat order, each once."""
         seen = [*game.players, *game.left]
-        for zone in sorted(self.state.zones_of(game.id), key=ZoneRef.sort_key):
+        for zone in self.state.zones_in_order(game.id):
             if zone.player is not None:
                 seen.append(zone.player)
         seen += [p for g, p in self.state.player_counters if g == game.id]
@@ -431,7 +431,7 @@ class _Picture:
                              fillcolor=DEPTH_FILL[min(depth, len(DEPTH_FILL) - 1)])
         head = f"g{i}"
         box.add_node(pydot.Node(head, label=self.header(game)))
-        zones = sorted(state.zones_of(game_id), key=ZoneRef.sort_key)
+        zones = state.zones_in_order(game_id)
         below: list[str] = []
         shared = [z for z in zones if z.player is None]
         if any(state.zones.get(z) for z in shared):

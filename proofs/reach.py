@@ -259,7 +259,7 @@ class _Builder:
                         and here is not None and here.game == self.games[game.id] \
                         and here.kind == "library":
                     self.do("move", object=card, to=f"{here.game}/graveyard/{here.player}")
-        zones = sorted((z for z in t.zones if z.game == game.id), key=ZoneRef.sort_key)
+        zones = t.zones_in_order(game.id)
         objects = [t.objects[i] for z in zones for i in t.zones[z]]
         for obj in objects:
             dest = self.zone(t.where[obj.id])

@@ -34,7 +34,7 @@ def situation_text(state: Situation, indent: str = "  ") -> list[str]:
         if game.doomed:
             lines.append(f"{pad}  will lose at the first upkeep: {', '.join(game.doomed)}")
         lines += _start(game, pad)
-        for zone in sorted(state.zones_of(game_id), key=ZoneRef.sort_key):
+        for zone in state.zones_in_order(game_id):
             if state.zones[zone]:
                 lines.append(f"{pad}  {zone.path()}: {_objects(state, zone)}")
         for (g, player), counters in sorted(state.player_counters.items()):
