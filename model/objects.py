@@ -10,6 +10,7 @@ reading of 713.2 did). Non-card objects remember the game that made them.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, fields
+from functools import cached_property
 from typing import Final
 
 # Kinds of object (CR 109.1, 111 tokens, 707 copies, 114 emblems, 113.1 abilities, 611 effects).
@@ -128,6 +129,12 @@ class ZoneRef:
 
     def path(self) -> str:
         """The zone written as in scenario files: `main/library/Ann`, `outside/Ann`."""
+        return self._path
+
+    @cached_property
+    def _path(self) -> str:
+        # Made once per zone: a trace names the zones each moved card leaves and enters, and
+        # a restart of 200,000 cards made 400,000 copies of a few dozen strings.
         if self.is_outside:
             return f"{OUTSIDE}/{self.player}"
         parts = [str(self.game), self.kind]
