@@ -10,7 +10,6 @@ reading of 713.2 did). Non-card objects remember the game that made them.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, fields
-from functools import cached_property
 from typing import Final
 
 # Kinds of object (CR 109.1, 111 tokens, 707 copies, 114 emblems, 113.1 abilities, 611 effects).
@@ -128,13 +127,14 @@ class ZoneRef:
                 self.deck or "")
 
     def path(self) -> str:
-        """The zone written as in scenario files: `main/library/Ann`, `outside/Ann`."""
-        return self._path
+        """The zone written as in scenario files: `main/library/Ann`, `outside/Ann`. One
+        string per zone however many `ZoneRef`s name it (`_PATHS`)."""
+        written = _PATHS.get(self)
+        if written is None:
+            written = _PATHS[self] = self._written()
+        return written
 
-    @cached_property
-    def _path(self) -> str:
-        # Made once per zone: a trace names the zones each moved card leaves and enters, and
-        # a restart of 200,000 cards made 400,000 copies of a few dozen strings.
+    def _written(self) -> str:
         if self.is_outside:
             return f"{OUTSIDE}/{self.player}"
         parts = [str(self.game), self.kind]
@@ -146,6 +146,12 @@ class ZoneRef:
 
     def __str__(self) -> str:
         return self.path()
+
+
+# Each zone's path, made once: a trace names the zones each moved card leaves and enters,
+# and a restart of 200,000 cards made 400,000 copies of a few dozen strings (each card
+# placed by a scenario has a `ZoneRef` of its own, so a cache per instance did not help).
+_PATHS: dict[ZoneRef, str] = {}
 
 
 def parse_zone(path: str) -> ZoneRef:

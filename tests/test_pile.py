@@ -50,7 +50,8 @@ def test_a_zone_path_is_made_once() -> None:
     from shahrazad.model.objects import ZoneRef, parse_zone
 
     zone = ZoneRef("main", "library", "Ann")
-    assert zone.path() == "main/library/Ann" and zone.path() is zone.path()
+    assert zone.path() == "main/library/Ann"
+    assert zone.path() is zone.path() is ZoneRef("main", "library", "Ann").path()
     assert str(ZoneRef(None, "outside", "Bob")) == "outside/Bob"
     assert parse_zone(zone.path()) == zone and hash(parse_zone(zone.path())) == hash(zone)
     again = pickle.loads(pickle.dumps(zone))
