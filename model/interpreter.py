@@ -215,9 +215,11 @@ class Interpreter:
         """A moved object is a new object (CR 400.7): counters, phasing, effects are gone, and
         so is the record of what exiled it. (The cards it exiled stay exiled with it: an
         ability of it already on the stack still refers to them, 112.7a, 607.2a.)"""
-        obj.counters = {}
+        if obj.counters:  # an empty one is its own already (`clone`): kept, not remade
+            obj.counters = {}
         obj.phased_out = False
-        obj.affected_by = []
+        if obj.affected_by:
+            obj.affected_by = []
         obj.controller = obj.owner if obj.is_card else obj.controller
         obj.since_first_turn = False
         obj.exiled_with = None
