@@ -412,9 +412,6 @@ def structure_hypotheses(universe: Universe) -> list[tuple[Term, set[str], Any]]
 # to 220,000, and where an amendment breaks the invariant they search in vain before the
 # bounded search finds the model (`restart-tokens-survive`: a million units each, for
 # nothing; its run's work 33.4 -> 32.0 million units, the official rules' unchanged).
-# The last rung (a fresh solver under all hypotheses, half a million units) is asked only
-# where no hypotheses are fewer than all: after one under the relevant ones, a short
-# attempt ends (SAT_UNDER_RELEVANT), and a whole one goes on to the whole timeout's.
 LADDER = (("incremental", "relevant", 0.004), ("incremental", "all", 0.025),
           ("fresh", "relevant", 0.05), ("fresh", "all", 0.05))
 # In a bounded universe the query is mostly a search for a counterexample, and there the
@@ -434,18 +431,16 @@ BOUNDED_LADDER: tuple[tuple[str, str, float], ...] = ()
 COUNTING_RELEVANT = 0.3
 
 
-# The short unbounded attempt (`_prove`'s first) has no fresh solver under every
-# hypothesis after the one under the relevant hypotheses, and where that one finds a model,
-# the attempt ends undecided (`_solve`): the model is no violation yet (the other
-# hypotheses may exclude it), and the bounded search for a counterexample comes next. On
-# the official rules no goal's short attempt went past the fresh solver under the relevant
-# hypotheses (400 goals proved by the first rung, 48 by the second, 4 by that one); at the
-# events that each of the 25 example amendments changes (2026-12-02), the fresh solver
-# under all of them after it proved one goal (of `libraries-copied-into-subgame`, proved
-# now by the whole ladder after the bounded search) and gave up on every obligation then
-# refuted: 0.13-0.28 s of an amendment's search for nothing, 0.1-0.3 s more where it was
-# asked after a model under the relevant ones (15 goals, all refuted). The reason an
-# attempt ended so:
+# Where a fresh solver finds a model under the relevant hypotheses only, a short attempt
+# (`_solve`) ends unknown, and the bounded search for a counterexample comes next: the
+# model is no violation yet (the other hypotheses may exclude it), but in an unbounded
+# universe the fresh solver under all of them, next on the ladder, did not find one
+# either. On the official rules and the events that each of the 25 example amendments
+# changes (2026-12-02), this happened to 15 goals, each of an obligation then refuted,
+# and the fresh solver under all the hypotheses gave up on every one of them (0.08-0.52 s
+# of an amendment's search for nothing; the critical path of
+# `2011-713.2-controller-takes-ownership`, 0.24 s). A proof that needs that rung
+# still comes, after the bounded search, from the whole ladder (`_prove`).
 SAT_UNDER_RELEVANT = ("a model under the relevant hypotheses: a counterexample is sought "
                       "in a bounded universe")
 
@@ -457,8 +452,7 @@ def ladder(bound: int | None, few: list[int], everything: list[int], timeout: fl
     """The attempts for one goal, in order: the rungs of LADDER (BOUNDED_LADDER in a bounded
     universe, led by a fresh solver under `few` with COUNTING_RELEVANT for an invariant that
     `counts` cards), those under the relevant hypotheses `few` only where they are fewer than
-    `everything`, each with at most `timeout`; if `short`, none under every hypothesis
-    after one under `few` (SAT_UNDER_RELEVANT); else then a fresh solver under
+    `everything`, each with at most `timeout`; then, unless `short`, a fresh solver under
     every hypothesis with the whole `timeout`, and no fresh solver under every hypothesis
     with less before it: a new solver on the same query with the same seed, it would search
     much as the whole timeout's does, only for less long (of the official rules' bounded
@@ -472,9 +466,7 @@ def ladder(bound: int | None, few: list[int], everything: list[int], timeout: fl
                 for how, which, seconds in rungs
                 if which == "all" or len(few) < len(everything)]
     if short:
-        # No fresh solver under every hypothesis after one under the few (SAT_UNDER_RELEVANT).
-        return [a for a in attempts if a[0] == "incremental" or a[1] is not everything
-                or len(few) == len(everything)]
+        return attempts
     return [a for a in attempts if a[0] == "incremental" or a[1] is not everything] + \
         [("fresh", everything, timeout)]
 
@@ -489,8 +481,8 @@ def _solve(rulebook: Rulebook, ob: Obligation, bound: int | None,
     Unsat under some of the hypotheses is a proof; sat is a violation only under all of
     them. Returns "unsat" when no conjunct can be violated, "sat" with the solver holding
     the model of the first violation found, or "unknown" (with the solver's reason).
-    A model under the relevant hypotheses only, the last rung of a `short` attempt, leaves
-    the goal unknown (`SAT_UNDER_RELEVANT`).
+    A `short` attempt also ends, unknown, where a fresh solver finds a model under the
+    relevant hypotheses (`SAT_UNDER_RELEVANT`).
     `blocked` are shapes of situations (terms over `pre`) that the violation must not have
     (`_block`): with any, "unsat" is no proof, only "no violation beyond those shapes"."""
     encodings = encodings or Encodings()
@@ -534,6 +526,8 @@ def _solve(rulebook: Rulebook, ob: Obligation, bound: int | None,
                 break
             if seconds >= timeout and chosen is everything:
                 break  # the whole timeout spent: nothing further up the ladder
+            if short and answer == "sat" and how == "fresh":
+                break  # left to the bounded search (SAT_UNDER_RELEVANT)
         if answer == "sat" and chosen is not everything:
             verdict, reason = "unknown", SAT_UNDER_RELEVANT
             continue
