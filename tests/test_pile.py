@@ -1,5 +1,5 @@
 """A zone's contents (`model.state.Pile`): top first, like the list it replaced, with
-constant-time puts and removals."""
+constant-time puts and removals; and a zone's written path (`ZoneRef.path`), made once."""
 
 from __future__ import annotations
 
