@@ -1,4 +1,5 @@
-"""The console script starts the first proof worker only for a cold `verify` or `amend`."""
+"""The console script starts the first proof worker only for a cold `verify` or `amend`, and
+ends its process at once when the command is done, its exit handlers run."""
 
 from __future__ import annotations
 
@@ -64,3 +65,37 @@ def test_the_console_script_ends_cleanly(args: list[str], code: int, status: str
     assert done.returncode == code, done.stderr
     assert {item["status"] for item in json.loads(done.stdout)["obligations"]} == {status}
     assert done.stderr == ""
+
+
+def _console(script: str) -> subprocess.CompletedProcess[str]:
+    root = Path(__file__).resolve().parent.parent
+    return subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                          cwd=root, timeout=120, check=False)
+
+
+def test_the_console_script_runs_the_exit_handlers(tmp_path: Path) -> None:
+    """Ended at once once its command is done (`launch.end`), the console script still runs
+    what was registered to run at exit, multiprocessing's own clean-up among them."""
+    mark = tmp_path / "ran"
+    done = _console("import atexit, pathlib, sys; from shahrazad.launch import main; "
+                    f"atexit.register(pathlib.Path({str(mark)!r}).write_text, 'at exit'); "
+                    "sys.argv = ['shahrazad', '--version']; sys.exit(main())")
+    assert (done.returncode, done.stderr) == (0, "")
+    assert done.stdout.startswith("shahrazad")
+    assert mark.read_text() == "at exit"
+
+
+def test_the_console_script_waits_for_a_thread_at_work(tmp_path: Path) -> None:
+    """A thread other than the main one still at work when the command returns: the process
+    ends as the interpreter ends it, after the thread, not at once."""
+    mark = tmp_path / "done"
+    done = _console(
+        "import pathlib, sys, threading, time; import shahrazad.cli; "
+        "from shahrazad.launch import main\n"
+        "def work():\n    time.sleep(0.3)\n"
+        f"    pathlib.Path({str(mark)!r}).write_text('finished')\n"
+        "def command():\n    threading.Thread(target=work).start()\n    return 4\n"
+        "shahrazad.cli.main = command\n"
+        "sys.argv = ['shahrazad', '--version']; sys.exit(main())")
+    assert (done.returncode, done.stderr) == (4, "")
+    assert mark.read_text() == "finished"
