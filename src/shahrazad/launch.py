@@ -53,8 +53,7 @@ def main() -> int:
     from shahrazad.cli import main as command_line
 
     code = command_line()
-    if any(t.is_alive() and not t.daemon for t in threading.enumerate()
-           if t is not threading.main_thread()):
+    if any(not t.daemon for t in threading.enumerate() if t is not threading.main_thread()):
         return code  # a thread still at work: the interpreter waits for it, as ever
     try:
         sys.stdout.flush()
@@ -66,11 +65,11 @@ def main() -> int:
 
 def end(code: int) -> NoReturn:
     """End the process with `code`, the command done, its output flushed and no thread but
-    this one at work: the exit handlers run (multiprocessing's among them, which tells its
-    resource tracker that the pool's semaphores are gone: ended without them, the command
-    left the tracker to warn of leaked semaphores), then `os._exit`, skipping only the
+    this one at work: the exit handlers run, as at any exit (multiprocessing's among them,
+    which finalizes what its pools and queues left), then `os._exit`, skipping only the
     interpreter's freeing of its objects. The command's files are written and closed by
-    then (`options.emit`, the reports, the cache's renames)."""
+    then (`options.emit`, the reports, the cache's renames). The workers are gone already
+    (`proofs.pool.stop`, at the end of `cli.main`)."""
     atexit._run_exitfuncs()
     try:
         sys.stdout.flush()
