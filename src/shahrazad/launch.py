@@ -55,10 +55,7 @@ def main() -> int:
     code = command_line()
     if any(not t.daemon for t in threading.enumerate() if t is not threading.main_thread()):
         return code  # a thread still at work: the interpreter waits for it, as ever
-    try:
-        sys.stdout.flush()
-        sys.stderr.flush()
-    except (OSError, ValueError):
+    if not _flushed():
         return code  # the report is not delivered: the interpreter's own exit says so
     end(code)
 
@@ -71,9 +68,15 @@ def end(code: int) -> NoReturn:
     then (`options.emit`, the reports, the cache's renames). The workers are gone already
     (`proofs.pool.stop`, at the end of `cli.main`)."""
     atexit._run_exitfuncs()
+    # 120: what the interpreter's exit gives when it cannot flush standard output.
+    os._exit(code if _flushed() else 120)
+
+
+def _flushed() -> bool:
+    """Whether standard output and standard error could be flushed (not a closed pipe)."""
     try:
         sys.stdout.flush()
         sys.stderr.flush()
     except (OSError, ValueError):
-        code = 120  # what the interpreter's exit gives when it cannot flush standard output
-    os._exit(code)
+        return False
+    return True
