@@ -46,6 +46,13 @@ def test_the_cache_variable_counts_as_a_cache(monkeypatch: pytest.MonkeyPatch) -
     assert workers_wanted(["verify", "--no-cache"]) == CORES
 
 
+def _console(script: str) -> subprocess.CompletedProcess[str]:
+    """`python -c script` run from the project's root, its output captured."""
+    root = Path(__file__).resolve().parent.parent
+    return subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                          cwd=root, timeout=120, check=False)
+
+
 @pytest.mark.parametrize(("args", "code", "status"), [
     (["verify", "--only", "end.cards-conserved", "--format", "json"], 0, "proved"),
     (["verify", "--amendment", "examples/amendments/728.5c-forgotten.toml", "--only",
@@ -57,20 +64,11 @@ def test_the_console_script_ends_cleanly(args: list[str], code: int, status: str
     the process has ended (every process holding the pipe, multiprocessing's resource
     tracker among them, has closed it when `run` returns: ended by `os._exit`, the command
     once left the tracker to warn of leaked semaphores)."""
-    root = Path(__file__).resolve().parent.parent
-    script = ("import sys; from shahrazad.launch import main; "
-              f"sys.argv = {['shahrazad', *args]!r}; sys.exit(main())")
-    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
-                          cwd=root, timeout=120, check=False)
+    done = _console("import sys; from shahrazad.launch import main; "
+                    f"sys.argv = {['shahrazad', *args]!r}; sys.exit(main())")
     assert done.returncode == code, done.stderr
     assert {item["status"] for item in json.loads(done.stdout)["obligations"]} == {status}
     assert done.stderr == ""
-
-
-def _console(script: str) -> subprocess.CompletedProcess[str]:
-    root = Path(__file__).resolve().parent.parent
-    return subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
-                          cwd=root, timeout=120, check=False)
 
 
 def test_the_console_script_runs_the_exit_handlers(tmp_path: Path) -> None:
