@@ -34,7 +34,7 @@ from .actions import IN_GAME_ACTIONS
 from .events import RULE_EVENTS
 from .game_steps import GAME_STEPS
 from .object_steps import firing, object_step
-from .symbolic import SymBinding, SymState, Universe
+from .symbolic import SymBinding, SymState, Universe, conjunction, equation
 
 
 @dataclass
@@ -259,8 +259,10 @@ def library_size(u: Universe, s: SymState) -> Any:
     only in a bounded universe, for the seven-card rules (728.3, 726.3)."""
     g = u.const("g!ls", "game")
     p = u.const("p!ls", "player")
-    terms = [z3.If(z3.And(s.get("exists", o), s.get("zone", o) == u.enum("zone", "library"),
-                          s.get("game", o) == g, s.get("zone_player", o) == p),
+    library = u.enum("zone", "library")
+    terms = [z3.If(conjunction(u.ctx, [s.get("exists", o), equation(s.get("zone", o), library),
+                                       equation(s.get("game", o), g),
+                                       equation(s.get("zone_player", o), p)]),
                    z3.IntVal(1, u.ctx), z3.IntVal(0, u.ctx))
              for o in u.elements["obj"][:-1]]
     return z3.Lambda([g, p], z3.Sum(*terms) if terms else z3.IntVal(0, u.ctx))

@@ -53,6 +53,62 @@ def add(solver: z3.Solver, *formulas: Any) -> None:
         z3core.Z3_solver_assert(ctx, handle, formula.as_ast())
 
 
+# The connectives of formulas, made by z3's C API directly: `z3.And`, `z3.Or`, `z3.Not`,
+# `z3.Implies`, `==` and `z3.ForAll` find the context and cast each argument to its sort in
+# Python (the sorts of every argument of a conjunction, each a new Python object), which was
+# about half of the time the prover spent building its goals. The terms are the very ones
+# the Python API makes, each made once per context (`tests/test_symbolic.py` compares them
+# over the whole catalog); the arguments must already be formulas (or, for `equation`,
+# terms of one sort), as the encoder's always are.
+
+def conjunction(ctx: z3.Context, formulas: list[Any]) -> Any:
+    """`z3.And(*formulas)` (of at least one formula)."""
+    count = len(formulas)
+    return z3.BoolRef(z3core.Z3_mk_and(ctx.ref(), count,
+                                       (z3.Ast * count)(*(f.as_ast() for f in formulas))), ctx)
+
+
+def disjunction(ctx: z3.Context, formulas: list[Any]) -> Any:
+    """`z3.Or(*formulas)` (of at least one formula)."""
+    count = len(formulas)
+    return z3.BoolRef(z3core.Z3_mk_or(ctx.ref(), count,
+                                      (z3.Ast * count)(*(f.as_ast() for f in formulas))), ctx)
+
+
+def negation(formula: Any) -> Any:
+    """`z3.Not(formula)`."""
+    ctx = formula.ctx
+    return z3.BoolRef(z3core.Z3_mk_not(ctx.ref(), formula.as_ast()), ctx)
+
+
+def implication(a: Any, b: Any) -> Any:
+    """`z3.Implies(a, b)`."""
+    ctx = a.ctx
+    return z3.BoolRef(z3core.Z3_mk_implies(ctx.ref(), a.as_ast(), b.as_ast()), ctx)
+
+
+def equation(a: Any, b: Any) -> Any:
+    """`a == b`, for two terms of one sort. As Python evaluates `a == b`: where `b`'s class
+    is a subclass of `a`'s (a number, `IntNumRef`, beside a count, `ArithRef`), `b`'s own
+    `__eq__` comes first, and the term is `b == a`."""
+    if type(b) is not type(a) and isinstance(b, type(a)):
+        a, b = b, a
+    ctx = a.ctx
+    return z3.BoolRef(z3core.Z3_mk_eq(ctx.ref(), a.as_ast(), b.as_ast()), ctx)
+
+
+def quantifier(universal: bool, consts: list[Any], body: Any) -> Any:
+    """`z3.ForAll(consts, body)` (`universal`) or `z3.Exists(consts, body)`, of at least one
+    constant: weight 1, no name, no patterns."""
+    ctx, count = body.ctx, len(consts)
+    nameless = z3core.Z3_mk_string_symbol(ctx.ref(), "")
+    made = z3core.Z3_mk_quantifier_const_ex(
+        ctx.ref(), universal, 1, nameless, nameless, count,
+        (z3.Ast * count)(*(c.as_ast() for c in consts)), 0, (z3.Pattern * 0)(), 0,
+        (z3.Ast * 0)(), body.as_ast())
+    return z3.QuantifierRef(made, ctx)
+
+
 def check(solver: z3.Solver, *assumptions: Any) -> str:
     """`str(solver.check(*assumptions))` for Boolean assumptions, by z3's C API directly:
     `Solver.check` casts each assumption in Python, and an incremental query assumes up to
@@ -141,12 +197,12 @@ class Universe:
         """A universal: a z3 quantifier, or in a finite universe the conjunction of its
         instances (so that the solver is complete there)."""
         if self.bound is None:
-            return z3.ForAll(consts, body)
+            return quantifier(True, consts, body)
         return self._connect(z3core.Z3_mk_and, self._instances(consts, body))
 
     def exists(self, consts: list[Any], body: Any) -> Any:
         if self.bound is None:
-            return z3.Exists(consts, body)
+            return quantifier(False, consts, body)
         return self._connect(z3core.Z3_mk_or, self._instances(consts, body))
 
     # In a finite universe a quantifier becomes one instance of its body per combination of
@@ -345,15 +401,17 @@ class TermEncoder:
             state = self.states[args[0]]
             return state.get(args[1], *(self.encode(a, env) for a in args[2]))
         if op == "eq":
-            return self.encode(args[0], env) == self.encode(args[1], env)
+            return equation(self.encode(args[0], env), self.encode(args[1], env))
         if op == "not":
-            return z3.Not(self.encode(args[0], env))
+            return negation(self.encode(args[0], env))
         if op == "and":
-            return z3.And(*(self.encode(a, env) for a in args)) if args else z3.BoolVal(True, u.ctx)
+            return conjunction(u.ctx, [self.encode(a, env) for a in args]) if args else \
+                z3.BoolVal(True, u.ctx)
         if op == "or":
-            return z3.Or(*(self.encode(a, env) for a in args)) if args else z3.BoolVal(False, u.ctx)
+            return disjunction(u.ctx, [self.encode(a, env) for a in args]) if args else \
+                z3.BoolVal(False, u.ctx)
         if op == "implies":
-            return z3.Implies(self.encode(args[0], env), self.encode(args[1], env))
+            return implication(self.encode(args[0], env), self.encode(args[1], env))
         if op == "add":
             return self.encode(args[0], env) + self.encode(args[1], env)
         if op == "le":

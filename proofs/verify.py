@@ -44,6 +44,8 @@ from .symbolic import (
     add,
     budget,
     check,
+    implication,
+    negation,
     solver_for,
     work_done,
 )
@@ -212,7 +214,7 @@ class Encoded:
         # Each hypothesis behind its switch, made once: every new incremental solver holds
         # the same terms (z3 makes each term once per context, so nothing changes but the
         # Python work of making them again, 62 implications at each `renew`).
-        self._guarded = [z3.Implies(switch, formula) for switch, (_, _, formula)
+        self._guarded = [implication(switch, formula) for switch, (_, _, formula)
                          in zip(self.switches, self.hypotheses, strict=True)]
         if self.universe.bound is None:
             self.renew()
@@ -259,7 +261,7 @@ class Encoded:
             self.obligations += 1
         self.goals += 1
         literal = z3.Bool(f"goal!{self.goals}", self.universe.ctx)
-        add(self.solver(), z3.Implies(literal, goal))
+        add(self.solver(), implication(literal, goal))
         return literal
 
     def solver(self) -> z3.Solver:
@@ -501,7 +503,7 @@ def _solve(rulebook: Rulebook, ob: Obligation, bound: int | None,
     first = True  # no goal of this obligation asked yet
     for part in conjuncts(ob.invariant.term):
         formula = encodings.encode(encoded, part)
-        goal = z3.Not(formula)
+        goal = negation(formula)
         same = encoded.hypothesis_of(formula)
         if same is not None and not avoid:
             # The event leaves every array the conjunct reads as it was: after the event it

@@ -1,7 +1,9 @@
 """The finite universe's quantifiers, built through z3's C API (`proofs.symbolic.Universe`),
 are the very terms that z3's Python API builds: the same instances, in the same order,
-joined by the same connective. z3 makes each term once per context, so "the same" is
-`eq`, and a proof or model over them is the one the Python API's terms would give."""
+joined by the same connective; and so are the connectives and quantifiers of every formula
+the encoder makes (`symbolic.conjunction`, ..., `symbolic.quantifier`). z3 makes each term
+once per context, so "the same" is `eq`, and a proof or model over them is the one the
+Python API's terms would give."""
 
 from __future__ import annotations
 
@@ -11,10 +13,22 @@ from typing import Any
 
 import pytest
 import z3
-from shahrazad.invariants.catalog import structure_terms
+from shahrazad.invariants.catalog import CATALOG, EVENTS, structure_terms
 from shahrazad.invariants.lang import ATTRIBUTES, pre
+from shahrazad.proofs import symbolic
 from shahrazad.proofs.encode import pre_state
 from shahrazad.proofs.symbolic import SymBinding, SymState, TermEncoder, Universe, add, check
+
+# Each of the encoder's C-API connectives, and the Python API's call it stands for.
+PYTHON_API = {
+    "conjunction": lambda ctx, formulas: z3.And(*formulas),
+    "disjunction": lambda ctx, formulas: z3.Or(*formulas),
+    "negation": z3.Not,
+    "implication": z3.Implies,
+    "equation": lambda a, b: a == b,
+    "quantifier": lambda universal, consts, body: (z3.ForAll if universal else z3.Exists)(
+        consts, body),
+}
 
 
 def _by_python_api(universe: Universe, connective: Any) -> Any:
@@ -61,6 +75,92 @@ def test_the_structure_hypotheses_are_the_python_apis_terms() -> None:
     slow = [encoder.encode(t) for t in terms]
     assert len(fast) == len(slow) > 0
     assert all(f.eq(s) for f, s in zip(fast, slow, strict=True))
+
+
+@pytest.mark.parametrize("name", sorted(PYTHON_API))
+def test_each_connective_is_the_python_apis_term(name: str) -> None:
+    """Each connective, on formulas of its arity (one to three for a conjunction or a
+    disjunction), is the term the Python API makes: the same z3 term, of the same Python
+    class."""
+    ctx = z3.Context()
+    p, q, r = z3.Bools("p q r", ctx)
+    x, y = z3.Ints("x y", ctx)
+    cases: list[tuple[Any, ...]] = {
+        "conjunction": [(ctx, [p]), (ctx, [p, q]), (ctx, [p, q, r])],
+        "disjunction": [(ctx, [p]), (ctx, [p, q]), (ctx, [p, q, r])],
+        "negation": [(p,), (x == y,)],
+        "implication": [(p, q), (q, p)],
+        "equation": [(x, y), (p, q), (y, x), (x, z3.IntVal(0, ctx)), (z3.IntVal(0, ctx), x)],
+        "quantifier": [(True, [x], x == y), (False, [x, y], x == y), (True, [y], p)],
+    }[name]
+    for args in cases:
+        fast, slow = getattr(symbolic, name)(*args), PYTHON_API[name](*args)
+        assert fast.eq(slow), (name, args)
+        assert type(fast) is type(slow), (name, args)
+
+
+@pytest.mark.parametrize("bound", [None, 2])
+def test_every_invariant_is_the_python_apis_formula(bound: int | None,
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every invariant of the catalog, encoded over an event's states (its first event),
+    and every structure invariant over one state: the same formulas as when each connective
+    is the Python API's. A connective the encoder makes in another way (another order of
+    arguments, a missing negation) makes another term for some invariant."""
+    from shahrazad.model.rulebook import official
+    from shahrazad.proofs.encode import encode_event
+
+    u = Universe(bound)
+    encoders: dict[str, TermEncoder] = {}
+    for event in sorted({inv.events[0] for inv in CATALOG if inv.events[0] in EVENTS}):
+        t = encode_event(official(), event, u)
+        encoders[event] = TermEncoder(u, t.pre, t.post, t.binding)
+    state = pre_state(u)
+    one_state = TermEncoder(u, state, state,
+                            SymBinding({}, {}, u.nobody, None, u.noobj, u.noobj, None))
+    terms = [(encoders[inv.events[0]], inv.term) for inv in CATALOG
+             if inv.events[0] in EVENTS]
+    terms += [(one_state, term) for term in structure_terms(pre)]
+    fast = [encoder.encode(term) for encoder, term in terms]
+    _python_api(monkeypatch)
+    slow = [encoder.encode(term) for encoder, term in terms]
+    assert len(fast) == len(slow) > 100
+    assert all(f.eq(s) for f, s in zip(fast, slow, strict=True))
+
+
+def _python_api(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every module of the encoder that makes formulas with the C-API connectives makes them
+    with the Python API's calls instead."""
+    from shahrazad.proofs import encode, verify
+
+    for module in (symbolic, encode, verify):
+        for name, call in PYTHON_API.items():
+            if hasattr(module, name):
+                monkeypatch.setattr(module, name, call)
+
+
+@pytest.mark.parametrize("bound", [None, 2])
+def test_every_transition_is_the_python_apis(bound: int | None,
+                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each event's transition under the official rules (every array of every state it
+    goes through, and its constraints), encoded again in the same universe with the Python
+    API's connectives (the universe's counters of fresh names set back): the same terms."""
+    from shahrazad.model.rulebook import official
+    from shahrazad.proofs.encode import encode_event
+
+    def encoded(u: Universe, event: str) -> list[Any]:
+        u.serial = u.made = 0
+        t = encode_event(official(), event, u)
+        return [*(array for _, state in t.states for array in state.arrays.values()),
+                *t.post.arrays.values(), *t.constraints]
+
+    for event in sorted(EVENTS):
+        u = Universe(bound)
+        fast = encoded(u, event)
+        with monkeypatch.context() as patched:
+            _python_api(patched)
+            slow = encoded(u, event)
+        assert len(fast) == len(slow) > 0, event
+        assert all(f.eq(s) for f, s in zip(fast, slow, strict=True)), event
 
 
 @pytest.mark.parametrize("bound", [None, 2])

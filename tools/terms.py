@@ -1,0 +1,54 @@
+"""A digest of every z3 term the prover builds for the official rules, to show that a change
+to how terms are made (z3's C API instead of its Python API, say) makes the very same terms.
+
+Not a test: run it at two commits and compare the lines.
+
+    .venv/bin/python tools/terms.py
+
+z3's search depends on the terms a context holds, their order and their arguments' order
+included (`a == b` and `b == a` are two terms), so a change meant to make terms faster must
+make the same ones: then every answer, unit count and model is what it was. For each
+event, in an unbounded universe and in the bounded ones of the prover (3, the default
+bound; 8, the seven-card rules'), this prints nothing but the count of terms and a digest of
+their printed forms (`sexpr`): every array of every state the transition goes through, its
+constraints and hints, the structure hypotheses each behind its switch, and each conjunct
+of each invariant at that event with its negation, in the order the prover builds them.
+"""
+
+from __future__ import annotations
+
+import hashlib
+
+from shahrazad.invariants.catalog import CATALOG, EVENTS
+from shahrazad.model.rulebook import official
+from shahrazad.proofs import verify
+from shahrazad.proofs.symbolic import negation
+
+BOUNDS = (None, 3, 8)
+
+
+def main() -> None:
+    digest = hashlib.sha1()
+    count = 0
+    for bound in BOUNDS:
+        encodings = verify.Encodings()
+        for event in sorted(EVENTS):
+            encoded = encodings.get(official(), event, bound)
+            t = encoded.transition
+            terms = [*(array for _, state in t.states for array in state.arrays.values()),
+                     *t.post.arrays.values(), *t.constraints, *encoded.extra,
+                     *(verify.implication(switch, formula) for switch, (_, _, formula)
+                       in zip(encoded.switches, encoded.hypotheses, strict=True))]
+            for invariant in CATALOG:
+                if event in invariant.events:
+                    for part in verify.conjuncts(invariant.term):
+                        formula = encodings.encode(encoded, part)
+                        terms += [formula, negation(formula)]
+            for term in terms:
+                digest.update(term.sexpr().encode())
+            count += len(terms)
+    print(f"{count} terms, sha1 {digest.hexdigest()}")
+
+
+if __name__ == "__main__":
+    main()
