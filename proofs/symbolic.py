@@ -58,8 +58,9 @@ def add(solver: z3.Solver, *formulas: Any) -> None:
 # Python (the sorts of every argument of a conjunction, each a new Python object), which was
 # about half of the time the prover spent building its goals. The terms are the very ones
 # the Python API makes, each made once per context (`tests/test_symbolic.py` compares them
-# over the whole catalog); the arguments must already be formulas (or, for `equation`,
-# terms of one sort), as the encoder's always are.
+# over the whole catalog and every transition, and `tools/terms.py` every term the prover
+# builds with those of an earlier commit); the arguments must already be formulas (or, for
+# `equation`, terms of one sort), as the encoder's always are.
 
 def conjunction(ctx: z3.Context, formulas: list[Any]) -> Any:
     """`z3.And(*formulas)` (of at least one formula)."""
@@ -99,7 +100,7 @@ def equation(a: Any, b: Any) -> Any:
 
 def quantifier(universal: bool, consts: list[Any], body: Any) -> Any:
     """`z3.ForAll(consts, body)` (`universal`) or `z3.Exists(consts, body)`, of at least one
-    constant: weight 1, no name, no patterns."""
+    constant (as the Python API asks): weight 1, no name, no patterns."""
     ctx, count = body.ctx, len(consts)
     nameless = z3core.Z3_mk_string_symbol(ctx.ref(), "")
     made = z3core.Z3_mk_quantifier_const_ex(
