@@ -8,6 +8,7 @@ cache), so they sit behind the `slow` marker, which `.ci/run` runs.
 
 from __future__ import annotations
 
+import fcntl
 import os
 import subprocess
 import sys
@@ -90,7 +91,13 @@ def _venv(where: Path) -> Path:
 def dists(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Path]]:
     """Our wheel and sdist, and the other project's wheel, built once for the module."""
     out = tmp_path_factory.mktemp("dist")
-    _run(sys.executable, "-m", "build", "--sdist", "--wheel", "--outdir", out, ROOT)
+    # The module's tests may run in two pytest-xdist workers, each building from the one
+    # source tree: two builds at once race on its `build/` and `*.egg-info` (setuptools:
+    # "No such file or directory"). The workers share the parent of their temporary
+    # folders, and a lock there lets one build at a time.
+    with open(tmp_path_factory.getbasetemp().parent / "build.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        _run(sys.executable, "-m", "build", "--sdist", "--wheel", "--outdir", out, ROOT)
     other = tmp_path_factory.mktemp("other")
     (other / "pyproject.toml").write_text(OTHER_PYPROJECT)
     (other / "model").mkdir()
