@@ -45,7 +45,9 @@ def test_started_workers_serve_each_call_until_stopped() -> None:
         first = set(run_all(_pid, list(range(6)), jobs=2, on_death=lambda n, why: 0))
         second = set(run_all(_pid, list(range(6)), jobs=2, on_death=lambda n, why: 0))
         assert os.getpid() not in first | second  # never in this process
-        assert second <= first and len(first) <= 2  # the same workers, kept between calls
+        # The same workers, kept between calls: two in all, whichever of them took the items
+        # (on a loaded machine the first may take all six of a call before the second starts).
+        assert len(first | second) <= 2
     finally:
         pool.stop()
     assert pool._started is None
