@@ -199,12 +199,12 @@ class Universe:
         instances (so that the solver is complete there)."""
         if self.bound is None:
             return quantifier(True, consts, body)
-        return self._connect(z3core.Z3_mk_and, self._instances(consts, body))
+        return conjunction(self.ctx, self._instances(consts, body))
 
     def exists(self, consts: list[Any], body: Any) -> Any:
         if self.bound is None:
             return quantifier(False, consts, body)
-        return self._connect(z3core.Z3_mk_or, self._instances(consts, body))
+        return disjunction(self.ctx, self._instances(consts, body))
 
     # In a finite universe a quantifier becomes one instance of its body per combination of
     # elements (9 x 9 x 9 for three variables at the seven-card rules' bound of 8), each
@@ -222,14 +222,6 @@ class Universe:
                                                 (z3.Ast * count)(*(e.as_ast() for e in combo))),
                            self.ctx)
                 for combo in itertools.product(*(self._elements_of(c) for c in consts))]
-
-    def _connect(self, connective: Any, formulas: list[Any]) -> Any:
-        """The conjunction (`z3core.Z3_mk_and`) or disjunction (`Z3_mk_or`) of Boolean
-        `formulas`, as `z3.And` or `z3.Or` makes it."""
-        count = len(formulas)
-        return z3.BoolRef(connective(self.ctx.ref(), count,
-                                     (z3.Ast * count)(*(f.as_ast() for f in formulas))),
-                          self.ctx)
 
     def const(self, name: str, sort: str) -> Any:
         return z3.Const(name, self.sorts[sort])
