@@ -7,22 +7,24 @@ Not a test: run it at two commits and compare the lines.
 
 z3's search depends on the terms a context holds, their order and their arguments' order
 included (`a == b` and `b == a` are two terms), so a change meant to make terms faster must
-make the same ones: then every answer, unit count and model is what it was. For each
-event, in an unbounded universe and in the bounded ones of the prover (3, the default
-bound; 8, the seven-card rules'), this prints nothing but the count of terms and a digest of
-their printed forms (`sexpr`): every array of every state the transition goes through, its
-constraints and hints, the structure hypotheses each behind its switch, and each conjunct
-of each invariant at that event with its negation, in the order the prover builds them.
+make the same ones: then every answer, unit count and model is what it was. It prints one
+line, the count of terms and a digest of their printed forms (`sexpr`), over every event in
+an unbounded universe and in the bounded ones of the prover (3, the default bound; 8, the
+seven-card rules'): every array of every state the transition goes through, its
+constraints and hints, the structure hypotheses each behind its switch as the incremental
+solver holds them, and each conjunct of each invariant at that event with its negation, in
+the order the prover builds them. It reads only what earlier commits have too (the
+negation is z3's own `Not`, the same term), so that it runs unchanged at either commit.
 """
 
 from __future__ import annotations
 
 import hashlib
 
+import z3
 from shahrazad.invariants.catalog import CATALOG, EVENTS
 from shahrazad.model.rulebook import official
 from shahrazad.proofs import verify
-from shahrazad.proofs.symbolic import negation
 
 BOUNDS = (None, 3, 8)
 
@@ -37,13 +39,12 @@ def main() -> None:
             t = encoded.transition
             terms = [*(array for _, state in t.states for array in state.arrays.values()),
                      *t.post.arrays.values(), *t.constraints, *encoded.extra,
-                     *(verify.implication(switch, formula) for switch, (_, _, formula)
-                       in zip(encoded.switches, encoded.hypotheses, strict=True))]
+                     *encoded._guarded]
             for invariant in CATALOG:
                 if event in invariant.events:
                     for part in verify.conjuncts(invariant.term):
                         formula = encodings.encode(encoded, part)
-                        terms += [formula, negation(formula)]
+                        terms += [formula, z3.Not(formula)]
             for term in terms:
                 digest.update(term.sexpr().encode())
             count += len(terms)
