@@ -216,7 +216,12 @@ def parse_rulebook(text: str, *, file: str) -> Rulebook:
     raw = data.get("clause")
     if not isinstance(raw, list) or not raw:
         raise InputError("a rulebook needs at least one [[clause]]", file=file)
-    clauses = [parse_clause(c, file=file, text=text, index=i) for i, c in enumerate(raw)]
+    # Each clause's line, found in one pass over the text (`parse_clause` alone scans it).
+    lines = _clause_lines(text)
+    clauses = [parse_clause(c, file=file, text=text, index=i,
+                            line=lines.get(c["name"]) if isinstance(c, dict)
+                            and isinstance(c.get("name"), str) else None)
+               for i, c in enumerate(raw)]
     seen: set[str] = set()
     for clause in clauses:
         if clause.name in seen:

@@ -13,7 +13,7 @@ import click
 
 from shahrazad.model.errors import InputError
 from shahrazad.model.inputs import STDIN_NAME
-from shahrazad.model.rulebook import Rulebook, load_rulebook
+from shahrazad.model.rulebook import Rulebook, load_rulebook, official
 from shahrazad.model.scenario import Scenario
 
 if TYPE_CHECKING:
@@ -25,7 +25,9 @@ def load_rules(path: str | None, amendments: tuple[str, ...] = ()) -> tuple[Rule
     order, and the amendments as loaded."""
     from shahrazad.proofs.amendment import load_amendment
 
-    rulebook = load_rulebook(path)
+    # The official rules are read once per process: the prover compares other rulebooks
+    # with them (`official`), and would read them again.
+    rulebook = official() if path is None else load_rulebook(path)
     loaded = []
     for amendment in amendments:
         loaded.append(load_amendment(amendment))
