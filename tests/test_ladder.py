@@ -70,6 +70,26 @@ def test_a_finite_universes_solver_finds_a_model_with_a_fraction_of_the_work() -
     assert type(solver_for(Universe())) is z3.Solver
 
 
+def test_a_query_that_counts_cards_is_proved_with_less_work_by_the_counting_tactics() -> None:
+    """`symbolic.COUNTING_TACTICS` (the sums of 0 or 1 that count a library rewritten into
+    cardinality constraints, then simplified) for an invariant that counts cards: the
+    official rules' `restart.short-library-loses`, in its universe of 8 under the relevant
+    hypotheses, is proved with well under two thirds of the work the finite universe's
+    tactics take (about 0.8 against 1.9 million units)."""
+    ob = Obligation(by_id("restart.short-library-loses"), "restart")
+    work = {}
+    for counts in (True, False):
+        encodings = Encodings()
+        encoded = encodings.get(official(), "restart", verify.rules_bound(official(), ob))
+        part = verify.conjuncts(ob.invariant.term)[0]
+        solver = encoded.fresh(encoded.relevant(part),
+                               z3.Not(encodings.encode(encoded, part)), 5.0, counts=counts)
+        before = work_done(encoded.universe.ctx)
+        assert solver.check() == z3.unsat
+        work[counts] = work_done(encoded.universe.ctx) - before
+    assert work[True] * 3 < work[False] * 2
+
+
 def test_the_goals_of_bringing_a_card_in_are_proved_by_the_incremental_solver(
         asked: list[tuple[str, str]]) -> None:
     """On the official rules, the goals of bringing a card in (46 obligations) are proved by
