@@ -50,7 +50,7 @@ from typing import Any
 import z3
 from shahrazad.model.rulebook import Rulebook
 
-from .verify import Confirmation, Obligation, Result, Status
+from .obligations import Confirmation, Obligation, Result, Status
 
 FORMAT = 1  # the version of the files' format, and of the key: a new one misses every old file
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any
 
 import z3
@@ -31,19 +31,10 @@ from shahrazad.model.scenario import Scenario, parse_scenario, scenario_data
 from shahrazad.model.state import Game, Situation, Trigger
 
 from .encode import Transition
+from .obligations import Replay
 from .symbolic import Universe
 
 COUNTER_KIND = "counter"
-
-
-@dataclass
-class Replay:
-    """What replaying a scenario showed: whether the invariant broke, and where."""
-
-    violated: bool
-    outcome: Outcome | None
-    witness: dict[str, str] | None
-    reason: str = ""
 
 
 class _Reader:

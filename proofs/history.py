@@ -228,8 +228,8 @@ class Checked:
 def check_history(wordings: list[Wording], timeout: float = 5.0, jobs: int = 1,
                   progress: Any = None) -> list[Checked]:
     """Verify every wording (all in one pool) and diff each against the one before it."""
+    from .obligations import Status, decide, obligations
     from .semantic import semantic_diff
-    from .verify import Status, decide, obligations
 
     todo = list(obligations())
     rulebooks = [w.rulebook() for w in wordings]

@@ -14,15 +14,14 @@ are proved only up to a bound, and say so.
 
 from __future__ import annotations
 
-import enum
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import z3
 from shahrazad.invariants import lang
-from shahrazad.invariants.catalog import CATALOG, EVENTS, Invariant, structure_terms
+from shahrazad.invariants.catalog import structure_terms
 from shahrazad.invariants.lang import ATTRIBUTES, Term, pre
 from shahrazad.model.objects import ZoneRef
 from shahrazad.model.rulebook import Rulebook, official
@@ -30,9 +29,30 @@ from shahrazad.model.scenario import Scenario
 from shahrazad.model.state import Situation
 
 from .agreement import concrete_value
-from .counterexample import Replay, canonical, extract, minimise, replay, replay_refusal
+from .counterexample import canonical, extract, minimise, replay, replay_refusal
 from .encode import Transition, encode_event, pre_state
-from .pool import run_all
+
+# The obligations, their results and a run's batches live in `proofs.obligations`, which
+# the command's own process imports without z3; re-exported here, where they began.
+from .obligations import BATCH as BATCH
+from .obligations import DEFAULT_BOUND as DEFAULT_BOUND
+from .obligations import DEFAULT_TIMEOUT as DEFAULT_TIMEOUT
+from .obligations import LIKELY_REFUTED as LIKELY_REFUTED
+from .obligations import Case, attributes
+from .obligations import Confirmation as Confirmation
+from .obligations import Obligation as Obligation
+from .obligations import Replay as Replay
+from .obligations import Result as Result
+from .obligations import Status as Status
+from .obligations import _changed_behind as _changed_behind
+from .obligations import batches as batches
+from .obligations import conjuncts as conjuncts
+from .obligations import decide as decide
+from .obligations import group_of as group_of
+from .obligations import obligations as obligations
+from .obligations import verify as verify
+from .obligations import weight as weight
+from .obligations import worst as worst
 from .reach import Goal, Unreachable, breaks_invariant, impossible, reach, replay_reached
 from .symbolic import (
     RLIMIT_PER_SECOND,
@@ -50,133 +70,12 @@ from .symbolic import (
     work_done,
 )
 
-if TYPE_CHECKING:
-    from .cache import ResultCache
-
-DEFAULT_TIMEOUT = 5.0
-DEFAULT_BOUND = 3
 QUICK = 0.4  # seconds for the first, unbounded attempt
 SEEDS = 5  # random seeds tried, each with a share of the timeout, before "unknown"
 
 
-class Status(enum.Enum):
-    """The outcome of one proof obligation."""
-
-    PROVED = "proved"    # unsat: holds for every situation (or every one up to `bound`)
-    REFUTED = "refuted"  # sat, and the counterexample replays on the concrete interpreter
-    UNKNOWN = "unknown"  # the solver gave up (timeout, incompleteness): not a proof
-    FAULT = "fault"      # sat, but the counterexample does not replay: a bug of this tool
-
-    @property
-    def exit_code(self) -> int:
-        """The exit code of a run that this outcome decides (see `worst`)."""
-        return _ORDER[self]
-
-
-# Which outcome decides a run of several obligations: the first of this table that occurs
-# (a run of none decides like one all proved). Each gives the run its exit code.
-_ORDER: dict[Status, int] = {
-    Status.REFUTED: 1,  # a counterexample that replays wins over everything
-    Status.FAULT: 3,    # a bug of this tool, nothing refuted: it decides nothing, like unknown
-    Status.UNKNOWN: 3,  # the solver gave up somewhere, nothing refuted: not a proof
-    Status.PROVED: 0,   # every obligation proved: the only way to exit 0
-}
-
-
-def worst(statuses: Iterable[Status]) -> Status:
-    """The outcome that decides a run: refuted, else fault, else unknown, else proved."""
-    present = set(statuses)
-    return next((s for s in _ORDER if s in present), Status.PROVED)
-
-
-@dataclass(frozen=True)
-class Obligation:
-    """One proof obligation: `invariant` holds at `event`."""
-
-    invariant: Invariant
-    event: str
-
-    @property
-    def name(self) -> str:
-        """`invariant @ event`, as reports name the obligation."""
-        return f"{self.invariant.id} @ {self.event}"
-
-
-@dataclass
-class Result:
-    """How one obligation was decided, and what shows it.
-
-    `seconds` is the time it took; `bound` the size of the finite universe searched, if one was
-    (a proof with a bound holds up to it only); `reason` says why in words (the solver's reason
-    for an unknown, what failed for a fault); `counterexample` is a refutation's situation (the
-    one reached) with its event, or the scenario a fault could not replay; `replay` is the
-    interpreter's replay of it; `notes` are remarks made on the way; `witness` is the
-    situation that proves a possibility. `cached`: answered from the cache of proofs
-    (`proofs.cache`), with no time of this run (`seconds`, `solving`, `encoding` are 0) and
-    no witness or replay.
-    """
-
-    obligation: Obligation
-    status: Status
-    seconds: float
-    bound: int | None = None
-    reason: str = ""
-    counterexample: Scenario | None = None
-    replay: Replay | None = None
-    notes: list[str] = field(default_factory=list)
-    witness: Scenario | None = None
-    trace: Scenario | None = None  # a refutation's reaching trace (`proofs.reach`)
-    solving: float = 0.0   # seconds inside z3's search (part of `seconds`)
-    encoding: float = 0.0  # seconds building z3 terms (part of `seconds`; an event's
-    #                        transition is built once per batch, counted where it is built)
-    confirmation: Confirmation | None = None  # a second solver's answer (`--confirm`)
-    cached: bool = False  # answered from the cache of proofs (`proofs.cache`), not decided
-
-
-@dataclass
-class Confirmation:
-    """A second solver's decision of a proof that z3 found (`proofs.confirm`)."""
-
-    solver: str     # the second solver's name: "cvc5"
-    answer: str     # "unsat" (or "sat" for a possibility): confirmed; "unknown"; or the
-    #                 opposite of z3's answer: a disagreement, which makes the result a fault
-    seconds: float  # the second solver's time, translation included
-    queries: int    # how many queries (one per conjunct of the invariant) it decided
-    reason: str = ""  # why it could not decide, or what it answered instead
-
-    @property
-    def confirmed(self) -> bool:
-        """Whether the second solver decided as z3 did (a disagreement, or a failure to decide,
-        carries a `reason`)."""
-        return self.answer in ("unsat", "sat") and not self.reason
-
-
-def obligations(only: list[str] | None = None) -> Iterator[Obligation]:
-    """Each invariant of the catalog (of `only`, if given) at each of its events that the
-    encoder knows, in catalog order."""
-    for inv in CATALOG:
-        if only and inv.id not in only:
-            continue
-        for event in inv.events:
-            if event in EVENTS:
-                yield Obligation(inv, event)
-
-
-def conjuncts(term: Term) -> list[Term]:
-    """The top-level conjuncts of a term (a conjunction holds iff each of them does)."""
-    if term.op == "and":
-        return [c for arg in term.args for c in conjuncts(arg)]
-    return [term]
-
-
 BASIC = frozenset({"exists", "zone", "game", "kind", "waiting", "live", "present", "active",
                    "suspended"})
-
-
-def attributes(term: Term) -> set[str]:
-    """The state attributes a term reads, to pick the hypotheses that speak of the same
-    (`Encoded.relevant`)."""
-    return {t.args[1] for t in term.walk() if t.op == "attr"}
 
 
 # How many obligations one incremental solver is asked before a new one takes its place
@@ -934,15 +833,6 @@ def _holds_game(s: Situation, game: str, attribute: str, term: Term) -> Term:
     return term if concrete_value(s, attribute, [game]) else lang.not_(term)
 
 
-def _changed_behind(rulebook: Rulebook, ob: Obligation) -> bool:
-    """Whether `rulebook` differs from the official rules in a clause of the event that the
-    invariant names (changed, added or removed)."""
-    official_rules = official()
-    mine = {c.name: c for c in rulebook.on(ob.event)}
-    theirs = {c.name: c for c in official_rules.on(ob.event)}
-    return any(mine.get(name) != theirs.get(name) for name in ob.invariant.clauses)
-
-
 def _named(scenario: Scenario, ob: Obligation) -> Scenario:
     scenario.title = f"counterexample to {ob.invariant.id} at {ob.event}"
     scenario.description = ob.invariant.statement
@@ -977,157 +867,9 @@ def _reached(rulebook: Rulebook, scenario: Scenario, goal: Goal,
     return shown, reached.scenario
 
 
-def verify(rulebook: Rulebook, only: list[str] | None = None,
-           timeout: float = DEFAULT_TIMEOUT, bound: int = DEFAULT_BOUND, jobs: int = 1,
-           minimise_cex: bool = True,
-           progress: Callable[[int, int, Result], None] | None = None,
-           events: Iterable[str] | None = None, confirm: str | None = None,
-           cache: ResultCache | None = None) -> list[Result]:
-    """Every obligation (of the invariants in `only`, at the events in `events`), in `jobs`
-    worker processes; results in catalog order. With `confirm` (a second solver's name),
-    each proof is decided again by that solver (`proofs.confirm`). With `cache`, proofs
-    are answered from it where they can be, and kept in it (`decide`)."""
-    wanted = None if events is None else set(events)
-    todo = [ob for ob in obligations(only) if wanted is None or ob.event in wanted]
-    return decide([(rulebook, todo)], timeout, bound, jobs, minimise_cex, progress,
-                  confirm, cache)[0]
-
-
-def decide(requests: list[tuple[Rulebook, list[Obligation]]],
-           timeout: float = DEFAULT_TIMEOUT, bound: int = DEFAULT_BOUND, jobs: int = 1,
-           minimise_cex: bool = True,
-           progress: Callable[[int, int, Result], None] | None = None,
-           confirm: str | None = None, cache: ResultCache | None = None) -> list[list[Result]]:
-    """The obligations of each request under its rulebook, all in one pool of `jobs` worker
-    processes; for each request, its results in its order.
-
-    With `cache` (`proofs.cache`), a batch (`batches`) whose every obligation has a proof
-    in the cache is answered from it, results marked `cached`; every other batch is decided
-    whole, as without a cache, since an obligation's answer may depend on those decided
-    before it against the same encoding (`Encodings`): the answers of a warm run are those
-    of a cold one with the same obligations (docs/cache.md says when they may not be).
-    Each proof decided is then kept in the cache."""
-    total = sum(len(todo) for _, todo in requests)
-    done: list[Result] = []
-
-    def report(_: int, results: list[Result] | None) -> None:
-        for result in results or []:
-            done.append(result)
-            if progress is not None:
-                progress(len(done), total, result)
-
-    keys: list[list[str]] = []
-    if cache is not None:
-        from .cache import Options
-
-        options = Options(timeout, bound, minimise_cex, confirm)
-        keys = [cache.keys(rulebook, todo, options) for rulebook, todo in requests]
-    results: dict[tuple[int, int], Result] = {}
-    # Even one job runs in a worker process: a crash of z3 then costs one batch, not the
-    # run; the obligations of a batch that killed its worker twice are tried again one by
-    # one, and only one that kills its worker twice again is unknown.
-    where: list[list[tuple[int, int]]] = []  # each case's obligations, as (request, index)
-    cases = []
-    for number, (rulebook, todo) in enumerate(requests):
-        for group in batches(list(range(len(todo))), [group_of(ob) for ob in todo]):
-            if cache is not None:
-                kept = [cache.load(keys[number][i], todo[i]) for i in group]
-                if all(r is not None for r in kept):
-                    answered = [r for r in kept if r is not None]
-                    results.update(zip([(number, i) for i in group], answered, strict=True))
-                    report(0, answered)
-                    continue
-            where.append([(number, i) for i in group])
-            cases.append((rulebook, [todo[i] for i in group], timeout, bound, minimise_cex,
-                          confirm))
-    # The costliest batches first, so that no worker is left with a long one at the end.
-    order = sorted(range(len(cases)), key=lambda k: -weight(cases[k][0], cases[k][1]))
-    where, cases = [where[k] for k in order], [cases[k] for k in order]
-    found = run_all(_prove_batch, cases, max(1, jobs), lambda case, why: None,
-                    report) if cases else []
-    alone: list[tuple[int, int]] = []
-    for places, answers in zip(where, found, strict=True):
-        if answers is None:
-            alone += places
-        else:
-            results.update(zip(places, answers, strict=True))
-    if alone:
-        again = run_all(_prove_batch, [(requests[n][0], [requests[n][1][i]], timeout, bound,
-                                        minimise_cex, confirm) for n, i in alone],
-                        max(1, jobs), _died, report)
-        results.update((place, answers[0]) for place, answers in zip(alone, again, strict=True)
-                       if answers is not None)
-    if cache is not None:
-        from .cache import prover_changed
-
-        # Code edited during the run (the workers import it afresh): keep nothing it proved.
-        if not prover_changed():
-            for (n, i), result in results.items():
-                if not result.cached:
-                    cache.store(keys[n][i], result)
-    return [[results[(n, i)] for i in range(len(todo))] for n, (_, todo) in enumerate(requests)]
-
-
-# At most this many obligations of one group (`group_of`) in a batch, which one worker decides
-# against one encoding of each of their events: each of the official rules' small events (43 to
-# 46 obligations) in one batch, each big one (62 to 66) in two. Against batches of at most 32
-# (the small events' in two, a restart's in three, each encoding its event again), the
-# official rules' verification and a restart amendment's took 5-15% less time; one batch
-# per event (72) saved as much on the official rules but, in an amendment of a subgame's
-# start, left an amended event's likely refutations in one batch, and one worker, to the end
-# (issue 9, docs/benchmarks.md).
-BATCH = 48
-
-
-def group_of(ob: Obligation) -> str:
-    """The group whose batches hold `ob` (`batches`): its event's, or, for an invariant that
-    counts cards, the group of every such invariant, decided in universes bounded past the
-    rules' numbers (`rules_bound`), whose structure hypotheses a process builds once
-    (`structure_hypotheses`: 0.09 s at the official rules' bound of 8 on 2026-12-02, 0.6 s
-    when the group was made)."""
-    return "bounded" if ob.invariant.bounded else ob.event
-
-
-def batches(items: list[int], groups: list[str]) -> list[list[int]]:
-    """The obligations (by index) grouped by their `group_of`, in catalog order, each group
-    cut into as few batches of at most BATCH as can hold them, of sizes that differ by one at
-    most: each batch encodes each of its events once. The grouping depends only on the
-    obligations, never on `--jobs`, so each obligation is decided after the same ones every
-    time."""
-    by_group: dict[str, list[int]] = {}
-    for item, group in zip(items, groups, strict=True):
-        by_group.setdefault(group, []).append(item)
-    cut: list[list[int]] = []
-    for members in by_group.values():
-        parts = -(-len(members) // BATCH)
-        cut += [members[len(members) * k // parts:len(members) * (k + 1) // parts]
-                for k in range(parts)]
-    return cut
-
-
-# How many times a proof an obligation is expected to cost when its rulebook changed a clause
-# its invariant names (`_changed_behind`): there a refutation is likely, and a refutation
-# (a bounded search, the model replayed, minimised and reached) takes 0.1-0.4 s where most
-# proofs take a few milliseconds (`libraries-copied-into-subgame`: its batch of five such
-# refutations took 1.85 s of the run's 2.9, and began last of the four start-subgame
-# batches, with the other worker idle for its last 1.1 s).
-LIKELY_REFUTED = 20
-
-
-def weight(rulebook: Rulebook, batch: list[Obligation]) -> int:
-    """What a batch is expected to cost, for handing out the costliest first (the answers
-    never depend on the order): an event of many steps takes longer to encode and to decide,
-    an invariant that counts cards longer still, and a likely refutation (LIKELY_REFUTED)
-    longest."""
-    return sum((1 + sum(len(clause.steps) for clause in rulebook.on(ob.event)))
-               * (10 if ob.invariant.bounded else 1)
-               * (LIKELY_REFUTED if _changed_behind(rulebook, ob) else 1) for ob in batch)
-
-
-Case = tuple[Rulebook, list[Obligation], float, int, bool, str | None]
-
-
-def _prove_batch(case: Case) -> list[Result]:
+def prove_batch(case: Case) -> list[Result]:
+    """In a worker process: each obligation of a batch (`obligations.batches`) decided in
+    turn against one `Encodings`, and confirmed by the second solver the case names, if any."""
     rulebook, batch, timeout, bound, minimise_cex, second = case
     encodings = Encodings(keep_evidence=second is not None)
     results = []
@@ -1138,9 +880,3 @@ def _prove_batch(case: Case) -> list[Result]:
             result = confirm(result, list(encodings.evidence or []), timeout, second)
         results.append(result)
     return results
-
-
-def _died(case: Case, why: str) -> list[Result]:
-    """An obligation whose worker died, tried alone, twice: unknown, never proved."""
-    return [Result(ob, Status.UNKNOWN, 0.0, reason=f"the solver could not decide: {why}")
-            for ob in case[1]]

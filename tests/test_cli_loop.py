@@ -29,7 +29,7 @@ def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
 
 def test_one_proof_run_writes_every_report(capsys: pytest.CaptureFixture[str], tmp_path: Path,
                                            monkeypatch: pytest.MonkeyPatch) -> None:
-    from shahrazad.proofs import verify as proofs
+    from shahrazad.proofs import obligations as proofs
 
     runs: list[int] = []
     real = proofs.verify
@@ -249,8 +249,8 @@ def test_recorded_rules_replay_through_a_symbolic_link(capsys: pytest.CaptureFix
 
 def test_amend_decides_both_rulebooks_only_where_the_amendment_changes_them(
         capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    from shahrazad.proofs import obligations as proofs
     from shahrazad.proofs import semantic
-    from shahrazad.proofs import verify as proofs
 
     asked: list[list[tuple[str, str]]] = []
 

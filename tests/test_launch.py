@@ -97,3 +97,31 @@ def test_the_console_script_waits_for_a_thread_at_work(tmp_path: Path) -> None:
         "sys.argv = ['shahrazad', '--version']; sys.exit(main())")
     assert (done.returncode, done.stderr) == (4, "")
     assert mark.read_text() == "finished"
+
+
+# A command line run in a process of its own, which then says which of the modules that only
+# the workers need it imported.
+OWN_MODULES = """
+import sys
+from shahrazad.cli import main
+if __name__ == "__main__":
+    code = main(sys.argv[1:])
+    print(code, sorted(m for m in sys.modules if m in ("z3", "rich")
+                       or m in ("shahrazad.proofs.verify", "shahrazad.proofs.symbolic")))
+"""
+
+
+@pytest.mark.parametrize(("args", "code"), [
+    (["verify", "--only", "possible.affect"], 0),  # a witness and its replay come back
+    (["verify", "--amendment", "examples/amendments/728.5c-forgotten.toml", "--only",
+      "end.commanders-return", "--format", "json"], 1),  # a counterexample and its trace
+])
+def test_the_command_s_own_process_never_loads_z3(args: list[str], code: int) -> None:
+    """The command hands its obligations to the workers and writes the reports from their
+    answers without z3 or the prover (`proofs.obligations`), which its workers import: in
+    the command's own process they delayed the workers' first batches, and, under a pipe,
+    rich's console did the same for a progress bar never shown (issue 9)."""
+    root = Path(__file__).resolve().parents[1]
+    done = subprocess.run([sys.executable, "-c", OWN_MODULES, *args], capture_output=True,
+                          text=True, cwd=root, timeout=300, check=False)
+    assert done.stdout.splitlines()[-1] == f"{code} []", done.stderr

@@ -268,8 +268,8 @@ def verify(rulebook_path: str | None, amendments: tuple[str, ...], fmt: str,
     standard output or -o, plus --json, --junit-xml, --sarif, --markdown files). Exit 0 all
     proved, 1 refuted, 3 unknown (or amendments that change nothing the model can see)."""
     cache = _start_workers(jobs, cache_dir, no_cache)
-    from shahrazad.proofs.verify import verify as run_verify
-    from shahrazad.proofs.verify import worst
+    from shahrazad.proofs.obligations import verify as run_verify
+    from shahrazad.proofs.obligations import worst
 
     from .report.explain import write_explanations
 
@@ -607,14 +607,21 @@ class _Progress:
     wiped at the end."""
 
     def __init__(self, doing: str) -> None:
-        from rich.console import Console
-
         self.doing = doing
-        self.console = Console(stderr=True)
+        # rich's console on standard error, made only for a terminal: elsewhere (a pipe, a CI
+        # log) rich is not even imported, some 30 ms of the command's own CPU while its
+        # workers prove.
+        self.console: Any = None
         self.bar: Any = None
         self.task: Any = None
 
     def __enter__(self) -> _Progress:
+        if self.console is None:
+            if not sys.stderr.isatty():
+                return self
+            from rich.console import Console
+
+            self.console = Console(stderr=True)
         # rich's is_terminal is also true under FORCE_COLOR: on standard error, ask it too.
         on_stderr = self.console.file is sys.stderr
         if self.console.is_terminal and (not on_stderr or sys.stderr.isatty()):
@@ -702,9 +709,9 @@ def amend(amendment: str, rulebook_path: str | None, fmt: str, output: str | Non
     from shahrazad.invariants.catalog import EVENTS
     from shahrazad.model.scenario import scenario_data
     from shahrazad.proofs.amendment import load_amendment
+    from shahrazad.proofs.obligations import Status, decide, obligations
     from shahrazad.proofs.pool import cancel
     from shahrazad.proofs.semantic import semantic_diff, unseen
-    from shahrazad.proofs.verify import Status, decide, obligations
 
     from .report.explain import explain
     from .report.semantic import diff_json, diff_text

@@ -120,10 +120,10 @@ NO_CACHE = click.option("--no-cache", is_flag=True,
 def result_cache(folder: str | None, no_cache: bool) -> ResultCache | None:
     """The cache of proofs that --cache (or SHAHRAZAD_CACHE) names, unless --no-cache; a
     usage error (exit 2) for a folder that cannot be made or written."""
-    from shahrazad.proofs.cache import CacheError, ResultCache
-
     if no_cache or not folder:
         return None
+    from shahrazad.proofs.cache import CacheError, ResultCache
+
     try:
         return ResultCache(folder)
     except CacheError as err:

@@ -64,7 +64,7 @@ from shahrazad.model.scenario import (
     TRIGGER_REQUIRED,
 )
 from shahrazad.proofs.confirm import SOLVERS
-from shahrazad.proofs.verify import Status
+from shahrazad.proofs.obligations import Status
 
 from .report.jsondoc import VERIFY_SCHEMA
 from .report.simulate import SIMULATE_SCHEMA

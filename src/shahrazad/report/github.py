@@ -10,7 +10,7 @@ from collections.abc import Sequence
 
 from shahrazad.model.rulebook import Rulebook
 from shahrazad.proofs.amendment import Amendment
-from shahrazad.proofs.verify import Result, Status
+from shahrazad.proofs.obligations import Result, Status
 
 from .locate import Location, citations, locations, rulebook_name, unseen_locations
 from .text import from_cache

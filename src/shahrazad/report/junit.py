@@ -11,7 +11,7 @@ from xml.etree import ElementTree as ET
 
 from shahrazad.model.rulebook import Rulebook
 from shahrazad.proofs.amendment import Amendment
-from shahrazad.proofs.verify import Result, Status
+from shahrazad.proofs.obligations import Result, Status
 
 from .explain import explain
 from .locate import Location, citations, locations, rulebook_name, unseen_locations

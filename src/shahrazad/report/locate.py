@@ -23,7 +23,7 @@ from shahrazad.model.inputs import STDIN, STDIN_NAME, file_name
 from shahrazad.model.language import Clause
 from shahrazad.model.rulebook import OFFICIAL_NAME, Rulebook, load_rulebook, official
 from shahrazad.proofs.amendment import Amendment
-from shahrazad.proofs.verify import Result
+from shahrazad.proofs.obligations import Result
 
 OFFICIAL = "<official>"  # the `source` of the official rulebook (`model.rulebook`)
 

@@ -19,7 +19,7 @@ from typing import Any
 from shahrazad.invariants.catalog import Invariant
 from shahrazad.model.rulebook import Rulebook, official
 from shahrazad.proofs.amendment import Amendment
-from shahrazad.proofs.verify import Result, Status, worst
+from shahrazad.proofs.obligations import Result, Status, worst
 
 from .locate import (
     Location,
