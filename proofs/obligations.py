@@ -306,14 +306,51 @@ def batches(items: list[int], groups: list[str]) -> list[list[int]]:
 LIKELY_REFUTED = 20
 
 
+# The attributes of the state that the encoder's transition of each in-game action changes
+# (`proofs.actions`; `tests/test_proofs.py` compares them with the transitions). No clause
+# acts on an action, so they are the same under every rulebook. A conjunct of an invariant
+# that reads none of them is, after the action, a structure hypothesis term for term, and
+# proved without a search (`verify._solve`); what an action's batch costs is its other
+# conjuncts: on the official rules (2026-12-03, in one process) `leave` with 47 of them took
+# 0.134 s, `move` and `create` with 40 each 0.097 and 0.088 s, and `counter`, `phase`, `turn`
+# and `control` with 6 to 9 each 0.021 to 0.036 s, where each of the seven weighed the same
+# (one per obligation), and `leave`, handed out last but one, kept one worker busy for 0.09 s
+# after the other had finished.
+ACTION_CHANGES: dict[str, frozenset[str]] = {
+    action: frozenset(("affects", "affects_player", "exiled_with", *changed))
+    for action, changed in {
+        "move": ("controller", "exists", "face_up", "game", "has_counters", "phased_out",
+                 "zone", "zone_deck", "zone_player"),
+        "create": ("aura", "commander", "controller", "ctype", "exists", "face_up", "game",
+                   "has_counters", "kind", "origin", "own_deck", "owner", "permanent_card",
+                   "phased_out", "same_card", "watcher", "zone", "zone_deck", "zone_player"),
+        "counter": ("counters", "has_counters"),
+        "phase": ("phased_out",),
+        "turn": ("face_up",),
+        "leave": ("controller", "counters", "exists", "face_up", "game", "has_counters",
+                  "phased_out", "plays", "zone", "zone_deck", "zone_player"),
+        "control": ("controller",),
+    }.items()}
+
+
 def weight(rulebook: Rulebook, batch: list[Obligation]) -> int:
     """What a batch is expected to cost, for handing out the costliest first (the answers
     never depend on the order): an event of many steps takes longer to encode and to decide,
-    an invariant that counts cards longer still, and a likely refutation (LIKELY_REFUTED)
-    longest."""
-    return sum((1 + sum(len(clause.steps) for clause in rulebook.on(ob.event)))
-               * (10 if ob.invariant.bounded else 1)
+    an in-game action as long as the conjuncts it can break (ACTION_CHANGES), an invariant
+    that counts cards longer still, and a likely refutation (LIKELY_REFUTED) longest."""
+    return sum(_cost(rulebook, ob) * (10 if ob.invariant.bounded else 1)
                * (LIKELY_REFUTED if _changed_behind(rulebook, ob) else 1) for ob in batch)
+
+
+def _cost(rulebook: Rulebook, ob: Obligation) -> int:
+    """An obligation's share of `weight`, before the factors of counting and of a likely
+    refutation: one, and one more for each step of the event's clauses or, at an in-game
+    action, two for each conjunct of the invariant that reads what the action changes."""
+    changes = ACTION_CHANGES.get(ob.event)
+    if changes is not None:
+        return 1 + 2 * sum(1 for part in conjuncts(ob.invariant.term)
+                           if attributes(part) & changes)
+    return 1 + sum(len(clause.steps) for clause in rulebook.on(ob.event))
 
 
 Case = tuple[Rulebook, list[Obligation], float, int, bool, str | None]

@@ -23,6 +23,7 @@ from shahrazad.proofs import verify as verify_module
 from shahrazad.proofs.agreement import check
 from shahrazad.proofs.amendment import load_amendment, parse_amendment
 from shahrazad.proofs.counterexample import replay, replay_refusal
+from shahrazad.proofs.obligations import ACTION_CHANGES
 from shahrazad.proofs.protection import protection
 from shahrazad.proofs.reach import (
     breaks_invariant,
@@ -299,6 +300,36 @@ def test_a_batch_of_likely_refutations_weighs_most() -> None:
     assert weight(amended, [ob]) == verify_module.LIKELY_REFUTED * weight(official(), [ob])
     assert weight(amended, [other]) == weight(official(), [other])
     assert weight(amended, [ob]) > weight(amended, [other] * 10)
+
+
+def test_the_changes_that_weigh_an_action_are_those_of_its_transition() -> None:
+    """`ACTION_CHANGES`, by which an action's batch is weighed, names exactly the arrays that
+    the encoder's transition of each in-game action changes, and every action has them."""
+    from shahrazad.proofs.actions import IN_GAME_ACTIONS
+    from shahrazad.proofs.encode import encode_event
+    from shahrazad.proofs.symbolic import Universe
+
+    assert set(ACTION_CHANGES) == set(IN_GAME_ACTIONS)
+    for action in IN_GAME_ACTIONS:
+        t = encode_event(official(), action, Universe(None))
+        changed = {name for name, array in t.pre.arrays.items()
+                   if not array.eq(t.post.arrays[name])}
+        assert ACTION_CHANGES[action] == changed, action
+
+
+def test_an_action_weighs_as_much_as_the_conjuncts_it_can_break() -> None:
+    """An obligation at an in-game action weighs one, and two more for each conjunct of its
+    invariant that reads what the action changes: `leave` (47 such conjuncts on the
+    official rules) weighs most, `phase` (6) least, where all seven weighed 43 alike."""
+    def weighed(event: str) -> int:
+        return verify_module.weight(official(), [ob for ob in verify_module.obligations()
+                                                 if ob.event == event])
+
+    assert weighed("leave") == 43 + 2 * 47 and weighed("phase") == 43 + 2 * 6
+    assert weighed("leave") > weighed("move") == weighed("create") > weighed("control")
+    assert weighed("control") > weighed("turn") == weighed("counter") > weighed("phase")
+    untouched = Obligation(by_id("structure.one-active-game"), "phase")
+    assert verify_module.weight(official(), [untouched]) == 1
 
 
 @pytest.mark.slow  # moved behind slow to keep the quick suite quick (issue 9)
