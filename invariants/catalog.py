@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cached_property
+from typing import Any
 
 from shahrazad.model.objects import FACE_DOWN_ZONES, NONCARD_ZONES, NONTRADITIONAL_ZONES
 
@@ -83,6 +84,15 @@ class Invariant:
         """It counts cards (libraries of fewer than seven): provable only up to a bound."""
         return any(t.op == "attr" and t.args[1] in ("library_size", "doomed")
                    for t in self.term.walk())
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled by its id where it is the catalog's own, whole otherwise: a worker
+        process has the catalog, and each obligation a command hands it, or gets back with
+        its answer, need not carry the invariant's term (some hundreds of nodes)."""
+        if _BY_ID.get(self.id) is self:
+            return by_id, (self.id,)
+        return Invariant, (self.id, self.statement, self.clauses, self.events, self.term,
+                           self.kind, self.rules)
 
 
 o, o2, o3 = obj("o"), obj("o2"), obj("o3")
@@ -765,11 +775,12 @@ POSSIBLE: list[Invariant] = [
 CATALOG: list[Invariant] = STRUCTURE + EVENT + POSSIBLE
 
 
+_BY_ID: dict[str, Invariant] = {inv.id: inv for inv in CATALOG}
+
+
 def by_id(invariant_id: str) -> Invariant:
-    for inv in CATALOG:
-        if inv.id == invariant_id:
-            return inv
-    raise KeyError(invariant_id)
+    """The catalog's invariant of this id (KeyError if none)."""
+    return _BY_ID[invariant_id]
 
 
 __all__ = ["CATALOG", "EVENT", "EVENTS", "Invariant", "STRUCTURE", "by_id", "structure_terms"]

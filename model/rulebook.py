@@ -34,6 +34,14 @@ class Rulebook:
     default_edition: str = "2026-01-16"
     source: str = "<official>"
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled as a call of `official` where it is the official rulebook, which a worker
+        process reads itself (once), and whole otherwise."""
+        if self is _OFFICIAL:
+            return official, ()
+        return Rulebook, (self.title, self.clauses, self.editions, self.default_edition,
+                          self.source)
+
     # ---- reading ------------------------------------------------------------------------
 
     def __iter__(self) -> Iterator[Clause]:

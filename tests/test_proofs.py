@@ -302,6 +302,25 @@ def test_a_batch_of_likely_refutations_weighs_most() -> None:
     assert weight(amended, [ob]) > weight(amended, [other] * 10)
 
 
+def test_a_batch_travels_to_its_worker_by_reference_where_it_can() -> None:
+    """A case handed to a worker names the official rulebook and the catalog's invariants
+    instead of carrying them (the worker has both: unpickling the official rules' 16 cases
+    took 32 ms, 1 ms after); any other rulebook or invariant travels whole, equal to itself."""
+    import pickle
+    from dataclasses import replace
+
+    from shahrazad.model.rulebook import load_rulebook
+
+    ob = Obligation(by_id("end.cards-conserved"), "end-subgame")
+    rules, back = official(), pickle.loads(pickle.dumps((official(), ob)))
+    assert back[0] is rules and back[1].invariant is ob.invariant and back[1] == ob
+    assert len(pickle.dumps((official(), ob))) < 300
+    other = load_rulebook()  # equal to the official rules, but not the process's own
+    mine = replace(ob.invariant, statement="a copy of it")
+    again = pickle.loads(pickle.dumps((other, mine)))
+    assert again == (other, mine) and again[0] is not rules and again[1] is not mine
+
+
 def test_the_changes_that_weigh_an_action_are_those_of_its_transition() -> None:
     """`ACTION_CHANGES`, by which an action's batch is weighed, names exactly the arrays that
     the encoder's transition of each in-game action changes, and every action has them."""
