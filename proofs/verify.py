@@ -101,7 +101,7 @@ class Encoded:
     universe: Universe
     transition: Transition
     encoder: TermEncoder
-    hypotheses: list[tuple[Term, set[str], Any]]  # conjunct, its attributes, its z3 formula
+    hypotheses: list[tuple[Term, frozenset[str], Any]]  # conjunct, its attributes, its z3 formula
     extra: list[Any]  # the event's constraints and the hints
     switches: list[Any]  # one Boolean per hypothesis: assumed, it holds
     incremental: z3.Solver | None = field(init=False, default=None)
@@ -267,10 +267,10 @@ class Encodings:
 # The structure hypotheses over `pre`, conjunct by conjunct, encoded once per process and
 # bound (`structure_hypotheses`): each conjunct, the attributes it reads, its z3 formula in
 # the template's own context.
-_TEMPLATES: dict[int | None, tuple[list[tuple[Term, set[str]]], z3.AstVector]] = {}
+_TEMPLATES: dict[int | None, tuple[list[tuple[Term, frozenset[str]]], z3.AstVector]] = {}
 
 
-def structure_hypotheses(universe: Universe) -> list[tuple[Term, set[str], Any]]:
+def structure_hypotheses(universe: Universe) -> list[tuple[Term, frozenset[str], Any]]:
     """The structure invariants over the state before the event, conjunct by conjunct, as
     formulas of `universe`'s context (each with the attributes it reads).
 
