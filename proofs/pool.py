@@ -7,8 +7,8 @@ the pool broke runs again, one item per fresh worker, and an item that kills its
 again gets the answer `on_death` gives (for an obligation: unknown, with the reason).
 
 A command that will need workers can `start` them first, before it reads its input and
-imports what it needs: a spawned worker takes about a third of a second to import z3 and
-the prover, time that then overlaps the command's own start instead of following it.
+imports what it needs: a spawned worker takes some 0.15 s to start and to import z3 and the
+prover (2026-12-03), time that then overlaps the command's own start instead of following it.
 `run_all` of as many jobs uses the started workers (and keeps them for the next call, also
 from another thread) until `stop`, or until one of them dies (the pool is then broken, and
 each later call starts its own). `cancel` stops them for good when the command is
@@ -35,7 +35,12 @@ from typing import TypeVar
 T = TypeVar("T")
 R = TypeVar("R")
 
-PROVER = ("shahrazad.proofs.verify", "shahrazad.proofs.semantic")  # what workers import
+# What a command's first worker imports as it starts (`start`): every command decides
+# obligations (`proofs.verify`); `amend` also compares the rulebooks (`proofs.semantic`, 18 ms
+# more of a worker's start, which `verify` need not wait for). Another worker imports what its
+# first item needs, as it unpickles it.
+PROVER = ("shahrazad.proofs.verify",)
+IMPORTS = {"verify": PROVER, "amend": (*PROVER, "shahrazad.proofs.semantic")}
 
 _started: tuple[int, ProcessPoolExecutor] | None = None  # (jobs, the pool) after `start`
 _lock = Lock()  # guards `_started`: two threads of one command may share the pool

@@ -267,7 +267,7 @@ def verify(rulebook_path: str | None, amendments: tuple[str, ...], fmt: str,
     players and nested games. One proof run writes any set of reports (--format on
     standard output or -o, plus --json, --junit-xml, --sarif, --markdown files). Exit 0 all
     proved, 1 refuted, 3 unknown (or amendments that change nothing the model can see)."""
-    cache = _start_workers(jobs, cache_dir, no_cache)
+    cache = _start_workers(jobs, cache_dir, no_cache, "verify")
     from shahrazad.proofs.obligations import verify as run_verify
     from shahrazad.proofs.obligations import worst
 
@@ -588,15 +588,15 @@ def check_references_command(paths: tuple[str, ...], fmt: str, output: str | Non
 
 
 def _start_workers(jobs: int | None, cache_dir: str | None, no_cache: bool,
-                   always: bool = False) -> ResultCache | None:
+                   command: str, always: bool = False) -> ResultCache | None:
     """The cache of proofs the options name; with none (a cold run, which needs workers),
-    or `always`, the worker processes are started at once, so that their start overlaps
-    the command's own (`proofs.pool.start`)."""
+    or `always`, the worker processes of `command` are started at once, so that their
+    start overlaps the command's own (`proofs.pool.start`)."""
     cache = _cache(cache_dir, no_cache)
     if cache is None or always:
-        from shahrazad.proofs.pool import start
+        from shahrazad.proofs.pool import IMPORTS, start
 
-        start(jobs or os.cpu_count() or 1)
+        start(jobs or os.cpu_count() or 1, IMPORTS[command])
     return cache
 
 
@@ -705,7 +705,7 @@ def amend(amendment: str, rulebook_path: str | None, fmt: str, output: str | Non
     side), and the invariants it breaks and repairs, each with a replayed scenario. Exit 1
     if it breaks anything; 3 if the model sees no difference at all, or cannot decide."""
     # Even a warm run compares the rulebooks in workers, beside the proofs, in one pool.
-    cache = _start_workers(jobs, cache_dir, no_cache, always=True)
+    cache = _start_workers(jobs, cache_dir, no_cache, "amend", always=True)
     from shahrazad.invariants.catalog import EVENTS
     from shahrazad.model.scenario import scenario_data
     from shahrazad.proofs.amendment import load_amendment
