@@ -232,8 +232,12 @@ def decide(requests: list[tuple[Rulebook, list[Obligation]]],
     # one, and only one that kills its worker twice again is unknown.
     where: list[list[tuple[int, int]]] = []  # each case's obligations, as (request, index)
     cases = []
+    few = sum(len({group_of(ob) for ob in todo}) for _, todo in requests) < MANY_GROUPS
     for number, (rulebook, todo) in enumerate(requests):
-        for group in batches(list(range(len(todo))), [group_of(ob) for ob in todo]):
+        # Cut finely (`batches`): every group of a run of few, and a group of likely
+        # refutations in any run, so that the workers share them.
+        fine = {group_of(ob) for ob in todo if few or _changed_behind(rulebook, ob)}
+        for group in batches(list(range(len(todo))), [group_of(ob) for ob in todo], fine):
             if cache is not None:
                 kept = [cache.load(keys[number][i], todo[i]) for i in group]
                 if all(r is not None for r in kept):
@@ -273,14 +277,22 @@ def decide(requests: list[tuple[Rulebook, list[Obligation]]],
 
 
 # At most this many obligations of one group (`group_of`) in a batch, which one worker decides
-# against one encoding of each of their events: each of the official rules' small events (43 to
-# 46 obligations) in one batch, each big one (62 to 66) in two. Against batches of at most 32
-# (the small events' in two, a restart's in three, each encoding its event again), the
-# official rules' verification and a restart amendment's took 5-15% less time; one batch
-# per event (72) saved as much on the official rules but, in an amendment of a subgame's
-# start, left an amended event's likely refutations in one batch, and one worker, to the end
-# (issue 9, docs/benchmarks.md).
-BATCH = 48
+# against one encoding of each of their events: each event of the official rules (43 to 66
+# obligations) in one batch. Against batches of at most 32 (the small events' in two, a
+# restart's in three, each encoding its event again), 48 took the official rules'
+# verification and a restart amendment's 5-15% less time; against 48 (each big event in two
+# batches, each encoding the event), 72 took the official rules' 0.96-0.97 of the time
+# (1.806 -> 1.743 s, 16 pairs, 2026-12-03). But a run of few groups then has too few
+# batches to share between its workers (`amend brought-in-cards-go-back-outside`, which
+# decides one event under two rulebooks: 1.73 -> 1.96 s), and where an amendment changes an
+# event's clauses, that event's likely refutations (a bounded search each, minimised and
+# reached) in one batch took one worker to the end (`amend libraries-copied-into-subgame`
+# 2.20 -> 2.64 s). In a run of fewer than MANY_GROUPS groups, and in a group that holds a
+# likely refutation (`_changed_behind`), batches hold at most FINE_BATCH (issue 9,
+# docs/benchmarks.md).
+BATCH = 72
+FINE_BATCH = 48
+MANY_GROUPS = 8
 
 
 def group_of(ob: Obligation) -> str:
@@ -292,18 +304,21 @@ def group_of(ob: Obligation) -> str:
     return "bounded" if ob.invariant.bounded else ob.event
 
 
-def batches(items: list[int], groups: list[str]) -> list[list[int]]:
+def batches(items: list[int], groups: list[str],
+            fine: Iterable[str] = ()) -> list[list[int]]:
     """The obligations (by index) grouped by their `group_of`, in catalog order, each group
-    cut into as few batches of at most BATCH as can hold them, of sizes that differ by one at
-    most: each batch encodes each of its events once. The grouping depends only on the
-    obligations, never on `--jobs`, so each obligation is decided after the same ones every
-    time."""
+    cut into as few batches of at most BATCH (FINE_BATCH for the `fine` groups) as can hold
+    them, of sizes that differ by one at most: each batch encodes each of its events once.
+    The grouping depends only on the run's obligations and rulebooks (`decide`), never on
+    `--jobs`, so each obligation is decided after the same ones every time."""
+    spread = set(fine)
     by_group: dict[str, list[int]] = {}
     for item, group in zip(items, groups, strict=True):
         by_group.setdefault(group, []).append(item)
     cut: list[list[int]] = []
-    for members in by_group.values():
-        parts = -(-len(members) // BATCH)
+    for group, members in by_group.items():
+        most = FINE_BATCH if group in spread else BATCH
+        parts = -(-len(members) // most)
         cut += [members[len(members) * k // parts:len(members) * (k + 1) // parts]
                 for k in range(parts)]
     return cut

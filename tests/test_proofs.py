@@ -259,14 +259,45 @@ def test_batches_depend_on_the_obligations_only() -> None:
         assert len({todo[i].event if not todo[i].invariant.bounded else "bounded"
                     for i in group}) == 1
         assert group == sorted(group) and len(group) <= verify_module.BATCH
-    # Each event encoded as few times as BATCH allows: a small event (up to 48 obligations)
-    # once, a big one (62-66) twice, never three times (the cost of 26 batches of at most 32).
+    # Each event encoded once (at most 72 obligations a batch): 13 batches for the official
+    # rules' 12 events and the card-counting invariants.
     per_event = Counter(todo[group[0]].event for group in groups
                         if not todo[group[0]].invariant.bounded)
-    sizes = Counter(ob.event for ob in todo if not ob.invariant.bounded)
-    for event, count in per_event.items():
-        assert count == (1 if sizes[event] <= 48 else 2), event
-    assert per_event["move"] == 1 and per_event["restart"] == 2 and len(groups) == 16
+    assert set(per_event.values()) == {1} and len(groups) == 13
+    # Cut finely (at most 48), a big event (62-66 obligations) takes two batches.
+    fine = verify_module.batches(list(range(len(todo))),
+                                 [verify_module.group_of(ob) for ob in todo], ["restart"])
+    assert len(fine) == 14 and max(len(g) for g in fine if todo[g[0]].event == "restart") <= 48
+
+
+def test_a_run_of_few_groups_and_a_group_of_likely_refutations_are_cut_finely(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """`decide` cuts at FINE_BATCH every group of a run of fewer than MANY_GROUPS groups (an
+    amendment's events under two rulebooks: two workers share them), and in any run a group
+    that holds a likely refutation; every other group at BATCH."""
+    from shahrazad.proofs import obligations
+
+    amended = load_amendment(ROOT / "examples/amendments/forge-restart-drops-dungeons.toml"
+                             ).apply(official())
+    todo = list(obligations.obligations())
+    restart = [ob for ob in todo if ob.event == "restart" and not ob.invariant.bounded]
+    start = [ob for ob in todo if ob.event == "start-subgame" and not ob.invariant.bounded]
+    handed: list[list[tuple[str, int]]] = []
+
+    def run_all(work: Any, cases: list[Any], *_: Any) -> list[Any]:
+        handed.append([(obligations.group_of(case[1][0]), len(case[1])) for case in cases])
+        return [[obligations.Result(ob, Status.PROVED, 0.0) for ob in case[1]]
+                for case in cases]
+
+    monkeypatch.setattr(obligations, "run_all", run_all)
+    obligations.decide([(official(), restart), (official(), start)])
+    assert sorted(handed[-1]) == [("restart", 33), ("restart", 33), ("start-subgame", 31),
+                                  ("start-subgame", 31)]
+    obligations.decide([(amended, todo)])
+    sizes = Counter(event for event, _ in handed[-1])
+    assert sizes["restart"] == 2 and sizes["start-subgame"] == 1 and sizes["end-subgame"] == 1
+    obligations.decide([(official(), todo)])
+    assert len(handed[-1]) == 13
 
 
 def test_an_undecided_likely_refutation_says_why_it_was_searched_bounded_first() -> None:
