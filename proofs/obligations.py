@@ -171,7 +171,6 @@ def attributes(term: Term) -> frozenset[str]:
 _READS: dict[int, tuple[Term, frozenset[str]]] = {}
 
 
-
 def _changed_behind(rulebook: Rulebook, ob: Obligation) -> bool:
     """Whether `rulebook` differs from the official rules in a clause of the event that the
     invariant names (changed, added or removed)."""
