@@ -71,6 +71,20 @@ def test_the_console_script_ends_cleanly(args: list[str], code: int, status: str
     assert done.stderr == ""
 
 
+@pytest.mark.skipif(not os.path.exists("/bin/sh"), reason="closes standard error with sh")
+def test_the_console_script_without_standard_error() -> None:
+    """Started with standard error closed (`2>&-`, Python's `sys.stderr` None), a command
+    still writes its report and exits with its own code: no progress bar is looked for and
+    there is nothing to flush there (a traceback nobody could read, and exit 1, before)."""
+    root = Path(__file__).resolve().parent.parent
+    script = ("import sys; from shahrazad.launch import main; sys.argv = ['shahrazad', "
+              "'verify', '--only', 'end.cards-conserved', '--format', 'json']; sys.exit(main())")
+    done = subprocess.run(["/bin/sh", "-c", f'"{sys.executable}" -c "{script}" 2>&-'],
+                          capture_output=True, text=True, cwd=root, timeout=120, check=False)
+    assert done.returncode == 0
+    assert {item["status"] for item in json.loads(done.stdout)["obligations"]} == {"proved"}
+
+
 def test_the_console_script_runs_the_exit_handlers(tmp_path: Path) -> None:
     """Ended at once once its command is done (`launch.end`), the console script still runs
     what was registered to run at exit, multiprocessing's own clean-up among them."""

@@ -600,6 +600,14 @@ def _start_workers(jobs: int | None, cache_dir: str | None, no_cache: bool,
     return cache
 
 
+def _stderr_is_terminal() -> bool:
+    """Whether standard error is a terminal (not a pipe, a file, or closed: `2>&-`)."""
+    try:
+        return sys.stderr is not None and sys.stderr.isatty()
+    except (ValueError, OSError):
+        return False
+
+
 class _Progress:
     """Progress of a long command on standard error, with rich: what it is doing, a bar,
     done/total, the time so far and the item just decided. Only on a terminal (nothing in a
@@ -617,7 +625,7 @@ class _Progress:
 
     def __enter__(self) -> _Progress:
         if self.console is None:
-            if not sys.stderr.isatty():
+            if not _stderr_is_terminal():
                 return self
             from rich.console import Console
 

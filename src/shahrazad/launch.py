@@ -73,10 +73,13 @@ def end(code: int) -> NoReturn:
 
 
 def _flushed() -> bool:
-    """Whether standard output and standard error could be flushed (not a closed pipe)."""
+    """Whether standard output and standard error could be flushed (not a closed pipe). A
+    stream the process was started without (`2>&-`: Python's `sys.stderr` is None) has
+    nothing to flush."""
     try:
-        sys.stdout.flush()
-        sys.stderr.flush()
+        for stream in (sys.stdout, sys.stderr):
+            if stream is not None:
+                stream.flush()
     except (OSError, ValueError):
         return False
     return True
