@@ -174,9 +174,15 @@ def extract(model: z3.ModelRef, universe: Universe, t: Transition, event: str) -
 
 def _seat_for_range(scenario: Scenario, r: _Reader, t: Transition, players: list[Any],
                     pid: Any, gid: Any) -> None:
-    """Seat the players of a limited-range game so that exactly the players the model puts
-    within the controller's range of influence are within it (CR 801), adding seated
-    players who own nothing where the geometry needs them."""
+    """Seat the players of a limited-range game so that the players the model puts within
+    the controller's range of influence are within it and the others are not (CR 801.2):
+    with a range of R seats, the controller reaches R seats on either side, so the `near`
+    players sit half on each side, the others between them, beyond reach. Where the near
+    players are an odd number, one side has a seat more than they fill: a player who owns
+    nothing sits there, the only player the model did not name, and the one place where the
+    seating says more than the model (no seating has an odd number of other players within
+    a range that leaves some out). With no one near, the range is 0 seats: the controller
+    alone (801.2b)."""
     in_range, source = t.params["in_range"]
     game_id = gid(source)
     state = scenario.situation
@@ -189,12 +195,9 @@ def _seat_for_range(scenario: Scenario, r: _Reader, t: Transition, players: list
     far = [p for p in game.players if p not in near and p != controller]
     if not far:
         return
-    reach = max(1, len(near))
-    fillers = [f"F{i + 1}" for i in range(reach - len(near) + reach)]
-    right, left = fillers[:reach - len(near)], fillers[reach - len(near):]
-    seats = [controller, *near, *right, *far, *left]
+    seats, reach, fillers = seating(controller, near, far)
     game.range_of_influence = reach
-    game.players = [p for p in seats]
+    game.players = seats
     for name in fillers:
         state.players.append(name)
         state.outside(name)
@@ -202,6 +205,15 @@ def _seat_for_range(scenario: Scenario, r: _Reader, t: Transition, players: list
             if name not in state.games[other].players:
                 state.games[other].players.append(name)
             state.create_zones(state.games[other])
+
+
+def seating(controller: str, near: list[str], far: list[str]) -> tuple[list[str], int, list[str]]:
+    """The seats of a game (in order, from the controller's), the range of influence and
+    the players who own nothing added to it, that put the `near` players within the
+    controller's range and the `far` ones (at least one) beyond it (`_seat_for_range`)."""
+    reach = -(-len(near) // 2)
+    fillers = ["F1"] if len(near) % 2 else []
+    return [controller, *near[:reach], *far, *fillers, *near[reach:]], reach, fillers
 
 
 def _event(r: _Reader, event: str, t: Transition, pid: Any, oid: Any) -> Event:

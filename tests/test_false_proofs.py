@@ -82,3 +82,40 @@ def test_every_name_in_use_is_refused_to_a_created_object() -> None:
     fresh = situation.copy().fresh_id("effect")
     assert fresh not in situation.names_in_use()
     assert "eff9" in situation.names_in_use()
+
+
+@pytest.mark.parametrize("near", range(6))
+@pytest.mark.parametrize("far", range(1, 4))
+def test_the_seating_of_a_counterexample_puts_exactly_the_near_players_in_range(
+        near: int, far: int) -> None:
+    """A counterexample's limited-range game is seated so that the players the model puts
+    within the controller's range are within it and the others beyond it (CR 801.2); only
+    an odd number of near players needs one more in range, a player who owns nothing."""
+    from shahrazad.model.game_steps import in_range
+    from shahrazad.proofs.counterexample import seating
+
+    close = [f"N{i}" for i in range(near)]
+    away = [f"A{i}" for i in range(far)]
+    seats, reach, fillers = seating("C", close, away)
+    assert sorted(seats) == sorted(["C", *close, *away, *fillers])
+    assert fillers == (["F1"] if near % 2 else [])
+    assert sorted(in_range(seats, "C", reach)) == sorted(["C", *close, *fillers])
+
+
+def test_a1_the_restart_of_a_range_0_game_is_refuted_not_a_fault() -> None:
+    """Under the amendment a1 (a restart respects range of influence), the restart of a
+    game where no one else is within the controller's range makes a game of one player.
+    The model's counterexample was once seated with two players in range who owned
+    nothing, so it did not replay (a fault, "the solver's counterexample does not
+    replay"); seated with a range of 0 seats, it replays and is reached."""
+    from shahrazad.proofs.obligations import Obligation, Status
+    from shahrazad.proofs.reach import is_beginning
+    from shahrazad.proofs.verify import prove
+
+    rulebook = load_amendment(REGRESSIONS / "a1-no-range.amendment.toml").apply(official())
+    result = prove(rulebook, Obligation(by_id("structure.games-have-players"), "restart"))
+    assert result.status == Status.REFUTED, result.reason
+    assert result.counterexample is not None and result.trace is not None
+    assert is_beginning(result.trace.situation) == []
+    (game,) = result.counterexample.situation.games.values()
+    assert game.range_of_influence == 0
