@@ -3,7 +3,8 @@ reproducers): `verify` proved an obligation that the interpreter broke on a situ
 every structure invariant accepted. The root cause was two notions of "a new object" (and,
 for s6, a range of influence that left out the player whose range it is). Each is now a
 regression test: the interpreter either refuses the event, or keeps the invariant that
-was falsely proved.
+was falsely proved. Under s6's amendment (a1) a fault remained, in how a counterexample's
+limited-range game was seated; its tests close the file.
 """
 
 from __future__ import annotations
