@@ -62,7 +62,11 @@ def g_create_game(interp: Interpreter, state: Situation, ctx: Context, clause: C
 
 def g_suspend(interp: Interpreter, state: Situation, ctx: Context, clause: Clause,
               args: dict[str, Any], rule: str) -> None:
+    """The game is discontinued (728.1a); a game that has ended is not (`g_resume`)."""
     game = state.games[_role(ctx, args["_"])]
+    if game.status == "ended":
+        interp._note(ctx, clause, rule, f"{game.id} has ended: it is not discontinued")
+        return
     game.status = "suspended"
     interp._note(ctx, clause, rule, f"{game.id} is discontinued until its subgame ends",
                  [Change(game.id, "suspended")])
@@ -70,7 +74,13 @@ def g_suspend(interp: Interpreter, state: Situation, ctx: Context, clause: Claus
 
 def g_resume(interp: Interpreter, state: Situation, ctx: Context, clause: Clause,
              args: dict[str, Any], rule: str) -> None:
+    """The game resumes (728.1a). A game that has ended does not: no official clause asks it,
+    but an amendment may end the main game as a subgame ends, and then resume it; the
+    encoder reads the step the same way (`proofs.game_steps.g_resume`)."""
     game = state.games[_role(ctx, args["_"])]
+    if game.status == "ended":
+        interp._note(ctx, clause, rule, f"{game.id} has ended: it does not resume")
+        return
     game.status = "active"
     interp._note(ctx, clause, rule, f"{game.id} resumes", [Change(game.id, "resumed")])
 

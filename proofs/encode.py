@@ -70,6 +70,7 @@ class Encoder:
         self.unsupported: list[str] = []
         self.fires: dict[str, list[Any]] = {}
         self.destroyed: set[str] = set()  # the roles whose games a destroy-zones step ended
+        self.ended_a_game = False  # whether an end-game step came earlier in the event
         nothing = z3.K(universe.sorts["obj"], z3.BoolVal(False, universe.ctx))
         self.touched: Any = nothing  # objects that moved or ceased (400.7)
         self.gone: Any = nothing  # effects that ceased
@@ -237,6 +238,8 @@ class Encoder:
             after = GAME_STEPS[step.action](self, s, step.args, label)
             if step.action == "destroy-zones":
                 self.destroyed.add(step.args["_"])
+            if step.action == "end-game":
+                self.ended_a_game = True
             gone = [role for role in games_acted_on(step) if role in self.destroyed]
             if not gone:
                 return after

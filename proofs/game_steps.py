@@ -41,11 +41,12 @@ def g_shuffle(enc: Encoder, s: SymState, args: dict[str, Any], label: str) -> Sy
 
 def g_create_game(enc: Encoder, s: SymState, args: dict[str, Any], label: str) -> SymState:
     u = enc.u
-    src = enc.role(args["players"])
-    if src is None:
+    if enc.role(args["players"]) is None:
         enc.unsupported.append(f"{label}: create-game from an unbound role")
         return s
-    src_game, _ = src
+    # A role bound only in some situations (the main game of a restarted game that has
+    # one) makes the event impossible in the others, as the interpreter refuses it there.
+    src_game = enc.game_of(args["players"])
     new = u.fresh("new-game", "game")
     o = u.const("o", "obj")
     g = u.const("g", "game")
@@ -122,14 +123,34 @@ def _status(enc: Encoder, s: SymState, game: Any, **values: bool) -> dict[str, A
     return {k: _set_game(s, k, game, z3.BoolVal(v, enc.u.ctx)) for k, v in values.items()}
 
 
+def _status_if_live(enc: Encoder, s: SymState, game: Any, **values: bool) -> dict[str, Any]:
+    """`_status`, for a game that is live; a game that has ended keeps its status. Before any
+    end-game step of the event, the game of every role is live (the active game and its
+    main games, 728.1a, or a game the event made), and the status is set as it is: the
+    terms of the official rules' start of a subgame are as they were (a guard there made z3
+    work 18% longer on that event's goals, for nothing)."""
+    if not enc.ended_a_game:
+        return _status(enc, s, game, **values)
+    live = s.get("live", game)
+    return {k: _set_game(s, k, game, z3.If(live, z3.BoolVal(v, enc.u.ctx),
+                                             s.get(k, game)))
+            for k, v in values.items()}
+
+
 def g_suspend(enc: Encoder, s: SymState, args: dict[str, Any], label: str) -> SymState:
+    """The game is discontinued (728.1a), unless it has ended (`g_resume`)."""
     game = enc.game_of(args["_"])
-    return enc.next_state(s, label, **_status(enc, s, game, active=False, suspended=True))
+    return enc.next_state(s, label, **_status_if_live(enc, s, game, active=False,
+                                                      suspended=True))
 
 
 def g_resume(enc: Encoder, s: SymState, args: dict[str, Any], label: str) -> SymState:
+    """The game resumes (728.1a), unless it has ended, as the interpreter reads the step
+    (`model.game_steps.g_resume`): an amendment that ends the main game as a subgame ends
+    and then resumes it had the encoder make a game active that is no longer live."""
     game = enc.game_of(args["_"])
-    return enc.next_state(s, label, **_status(enc, s, game, active=True, suspended=False))
+    return enc.next_state(s, label, **_status_if_live(enc, s, game, active=True,
+                                                      suspended=False))
 
 
 def g_end_game(enc: Encoder, s: SymState, args: dict[str, Any], label: str) -> SymState:
