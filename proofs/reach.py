@@ -334,7 +334,11 @@ class _Builder:
         restart's controller, and name it as the restart's source."""
         used = self.state.names_in_use()
         name = next(f"karn{n}" for n in range(1, len(used) + 2) if f"karn{n}" not in used)
-        active = self.state.active_game()
+        try:
+            active = self.state.active_game()
+        except ValueError as err:  # a rulebook whose subgames leave their main game active
+            raise Unreachable(f"the trace leads to no single active game whose stack could "
+                              f"hold Karn Liberated's ability (CR 728.1a: {err})") from None
         self.do("create", kind="ability", id=name, name="Karn Liberated (restart ability)",
                 controller=restart.get("controller"), to=f"{active.id}/stack")
         return Event(restart.kind, {**restart.args, "via": name}, restart.line)

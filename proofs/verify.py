@@ -14,6 +14,7 @@ are proved only up to a bound, and say so.
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -874,7 +875,18 @@ def prove_batch(case: Case) -> list[Result]:
     encodings = Encodings(keep_evidence=second is not None)
     results = []
     for ob in batch:
-        result = prove(rulebook, ob, timeout, bound, minimise_cex, encodings)
+        try:
+            result = prove(rulebook, ob, timeout, bound, minimise_cex, encodings)
+        except Exception as err:  # a bug of this tool costs one obligation, not the run
+            if os.environ.get("SHAHRAZAD_DEBUG"):
+                raise
+            results.append(Result(ob, Status.FAULT, 0.0, reason=(
+                f"an internal error of this tool decided nothing: {type(err).__name__}: "
+                f"{err} (set SHAHRAZAD_DEBUG=1 for the traceback)")))
+            # What the error left half-built is not asked again: the batch's next
+            # obligations get encodings of their own, the same on every run.
+            encodings = Encodings(keep_evidence=second is not None)
+            continue
         if second is not None and result.status == Status.PROVED:
             from .confirm import confirm
             result = confirm(result, list(encodings.evidence or []), timeout, second)

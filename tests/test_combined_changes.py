@@ -1,0 +1,151 @@
+"""Faults of the tool found by verifying rulebooks changed in two or three places at once
+(435 of them, each change one that `shahrazad protection` makes, 2026-12-03). Each made
+`verify` report a fault of its own, or end the whole run, under one of the amendments in
+`tests/regressions/f*.amendment.toml`:
+
+* f1: the main game ends as a subgame ends, then the main game "resumes". The interpreter
+  made the ended game active again, the encoder left it active but not live: three
+  counterexamples that did not replay. Now an ended game neither resumes nor is suspended,
+  in both readings.
+* f3: a restart's new game takes the players of the main game. An outermost game has none,
+  and the interpreter refuses its restart; the encoder ignored that the role was bound only
+  where the restarted game has a main game: twelve faults. Now both refuse it.
+* f4: the reaching trace of one counterexample met two active games, and the error ended
+  the run ("internal error"). Now the trace builder says why it cannot go on, and any error
+  of the tool in one obligation costs that obligation, a fault, not the run.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from shahrazad.invariants.catalog import by_id
+from shahrazad.model.errors import IllegalEvent
+from shahrazad.model.events import Event
+from shahrazad.model.interpreter import Interpreter
+from shahrazad.model.rulebook import Rulebook, official
+from shahrazad.model.scenario import load_scenario, parse_scenario
+from shahrazad.proofs import conformance
+from shahrazad.proofs.amendment import load_amendment
+from shahrazad.proofs.obligations import Obligation, Status
+
+HERE = Path(__file__).resolve().parent
+REGRESSIONS = HERE / "regressions"
+
+
+def _amended(name: str) -> Rulebook:
+    rulebook = load_amendment(REGRESSIONS / name).apply(official())
+    assert rulebook is not None
+    return rulebook
+
+
+# Three games deep: the subgame sub2 of sub1 of main, as z3's counterexample under f1 had it.
+THREE_DEEP = """
+players = ["P1", "P2"]
+[[game]]
+id = "main"
+[[game]]
+id = "sub1"
+parent = "main"
+[[game]]
+id = "sub2"
+parent = "sub1"
+[[event]]
+do = "end-subgame"
+"""
+
+
+def test_an_ended_main_game_does_not_resume_in_either_reading() -> None:
+    rulebook = _amended("f1-end-main-as-subgame-ends.amendment.toml")
+    scenario = parse_scenario(THREE_DEEP, file="<three deep>")
+    event = scenario.events[0]
+    after = Interpreter(rulebook).run(scenario.situation, [event])
+    assert after.situation.games["sub1"].status == "ended"
+    assert any(step.text == "sub1 has ended: it does not resume" for step in after.trace)
+    # The official rules end sub2 and resume sub1, as before.
+    official_after = Interpreter(official()).run(scenario.situation, [event])
+    assert official_after.situation.games["sub1"].status == "active"
+
+
+@pytest.mark.slow  # about 5 s (a universe of three games); `.ci/run` runs it
+def test_an_ended_main_game_that_does_not_resume_conforms() -> None:
+    rulebook = _amended("f1-end-main-as-subgame-ends.amendment.toml")
+    scenario = parse_scenario(THREE_DEEP, file="<three deep>")
+    assert conformance.conform(rulebook, scenario.situation, scenario.events[0]) == []
+
+
+def test_f1_no_longer_faults_and_refutes_what_it_breaks() -> None:
+    from shahrazad.proofs.verify import prove
+
+    rulebook = _amended("f1-end-main-as-subgame-ends.amendment.toml")
+    status = prove(rulebook, Obligation(by_id("structure.status"), "end-subgame"))
+    assert status.status == Status.PROVED, status.reason
+    refuted = prove(rulebook, Obligation(by_id("structure.one-active-game"), "end-subgame"))
+    assert refuted.status == Status.REFUTED, refuted.reason
+    assert refuted.trace is not None
+
+
+def test_a_restart_of_an_outermost_game_that_names_its_main_game_is_refused_by_both() -> None:
+    rulebook = _amended("f3-new-game-of-main-players.amendment.toml")
+    situation = load_scenario(HERE.parent / "examples" / "restart.new-game.toml").situation
+    (root,) = [g for g in situation.games.values() if g.parent is None]
+    assert root.status == "active"  # the restarted game is outermost: it has no main game
+    event = Event("restart", {"controller": root.players[0]})
+    with pytest.raises(IllegalEvent, match="refers to the main game"):
+        Interpreter(rulebook).run(situation, [event])
+    assert conformance.conform_refusal(rulebook, situation, event) == []
+
+
+def test_f3_a_restart_stays_possible_where_there_is_a_main_game() -> None:
+    from shahrazad.proofs.verify import prove
+
+    rulebook = _amended("f3-new-game-of-main-players.amendment.toml")
+    result = prove(rulebook, Obligation(by_id("possible.restart"), "restart"))
+    assert result.status == Status.PROVED, result.reason
+
+
+def test_the_trace_builder_says_why_two_active_games_stop_it() -> None:
+    from shahrazad.proofs.reach import Unreachable, _Builder
+
+    situation = parse_scenario(THREE_DEEP, file="<three deep>").situation
+    builder = _Builder(situation, official(), 0)
+    both = situation.copy()
+    both.games["sub1"].status = "active"
+    builder.state = both
+    with pytest.raises(Unreachable, match="no single active game"):
+        builder.restarting_ability(Event("restart", {"controller": "P1"}))
+
+
+def test_an_error_of_the_tool_costs_one_obligation(monkeypatch: pytest.MonkeyPatch) -> None:
+    from shahrazad.proofs import verify
+
+    obligations = [Obligation(by_id("structure.one-active-game"), "turn"),
+                   Obligation(by_id("structure.status"), "turn")]
+    real = verify.prove
+
+    def prove(rulebook: Rulebook, ob: Obligation, *args: object) -> object:
+        if ob is obligations[0]:
+            raise ValueError("a bug")
+        return real(rulebook, ob, *args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(verify, "prove", prove)
+    monkeypatch.delenv("SHAHRAZAD_DEBUG", raising=False)
+    case = (official(), obligations, 5.0, 3, True, None)
+    first, second = verify.prove_batch(case)
+    assert first.status == Status.FAULT
+    assert "internal error of this tool" in first.reason and "ValueError: a bug" in first.reason
+    assert second.status == Status.PROVED
+    monkeypatch.setenv("SHAHRAZAD_DEBUG", "1")
+    with pytest.raises(ValueError, match="a bug"):
+        verify.prove_batch(case)
+
+
+@pytest.mark.slow  # about 6 s (the fault tries 20 counterexamples); `.ci/run` runs it
+def test_f4_the_run_ends_with_a_fault_not_an_internal_error() -> None:
+    from shahrazad.proofs.verify import prove
+
+    rulebook = _amended("f4-main-cards-restarted-no-suspend.amendment.toml")
+    result = prove(rulebook, Obligation(by_id("restart.main-unaffected"), "restart"))
+    assert result.status == Status.FAULT
+    assert "no single active game" in result.reason
