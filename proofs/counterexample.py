@@ -518,6 +518,18 @@ def _without_game(s: Situation, game_id: str) -> Situation | None:
     return smaller
 
 
+def _remembered(s: Situation, player: str) -> bool:
+    """Whether a record of the situation names `player`: a game that has ended or a
+    subgame's result (its players, its winners), or a waiting trigger's controller. Such
+    a player stays in a smaller variant: the record would name no player of it."""
+    results = [e.result for e in s.ended] + [r for g in s.games.values()
+                                            for r in g.subgame_results.values()]
+    return (any(player in e.players for e in s.ended)
+            or any(player in r.winners for r in results)
+            or any(t.controller == player for g in s.games.values()
+                   for t in g.pending_triggers))
+
+
 def _smaller(scenario: Scenario) -> list[Scenario]:
     out: list[Scenario] = []
     s = scenario.situation
@@ -539,7 +551,7 @@ def _smaller(scenario: Scenario) -> list[Scenario]:
         out.append(_variant(scenario, smaller))
     for player in list(s.players):
         if player in referenced or any(o.owner == player or o.controller == player
-                                       for o in s.objects.values()):
+                                       for o in s.objects.values()) or _remembered(s, player):
             continue
         smaller = s.copy()
         smaller.players.remove(player)
@@ -553,6 +565,7 @@ def _smaller(scenario: Scenario) -> list[Scenario]:
             del smaller.zones[zone]
         smaller.player_counters = {k: v for k, v in smaller.player_counters.items()
                                    if k[1] != player}
+        smaller.player_effects.pop(player, None)  # what acted on the player goes with them
         if all(g.players for g in smaller.games.values()):
             out.append(_variant(scenario, smaller))
     return out + _simpler(scenario)

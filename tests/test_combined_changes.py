@@ -13,6 +13,11 @@
 * f4: the reaching trace of one counterexample met two active games, and the error ended
   the run ("internal error"). Now the trace builder says why it cannot go on, and any error
   of the tool in one obligation costs that obligation, a fault, not the run.
+* Once f1 was mended, another changed rulebook's counterexample came out otherwise, and
+  minimising it removed a player on whom an effect acted but left the effect naming them:
+  the tool's own scenario reader refused the result (caught by the guard of f4). A smaller
+  variant now takes what acted on a removed player with them, and keeps a player that a
+  record of the situation names.
 """
 
 from __future__ import annotations
@@ -149,3 +154,50 @@ def test_f4_the_run_ends_with_a_fault_not_an_internal_error() -> None:
     result = prove(rulebook, Obligation(by_id("restart.main-unaffected"), "restart"))
     assert result.status == Status.FAULT
     assert "no single active game" in result.reason
+
+
+# Three players; an effect of sub1 acts on each of them, and Cat owns nothing: the
+# minimiser may leave Cat out, with what acted on her. Dan owns nothing either, but the
+# record of an ended game names him.
+EFFECT_ON_EVERYONE = """
+players = ["Ann", "Bob", "Cat", "Dan"]
+[[game]]
+id = "main"
+players = ["Ann", "Bob", "Cat", "Dan"]
+[[object]]
+id = "e1"
+kind = "effect"
+controller = "Ann"
+at = "main/effects"
+[[card]]
+id = "c1"
+owner = "Bob"
+at = "main/hand/Bob"
+[[player-effect]]
+player = "Ann"
+effect = "e1"
+[[player-effect]]
+player = "Cat"
+effect = "e1"
+[[ended]]
+id = "old"
+result = "win"
+winners = ["Dan"]
+players = ["Ann", "Dan"]
+[[event]]
+do = "start-subgame"
+by = "Ann"
+"""
+
+
+def test_a_smaller_counterexample_takes_what_acted_on_a_removed_player_with_them() -> None:
+    from shahrazad.proofs.counterexample import _smaller, canonical
+
+    scenario = parse_scenario(EFFECT_ON_EVERYONE, file="<effects>")
+    variants = _smaller(scenario)
+    without = [v for v in variants if v.situation.players == ["Ann", "Bob", "Dan"]]
+    assert len(without) == 1
+    assert without[0].situation.player_effects == {"Ann": ["e1"]}
+    assert not any("Dan" not in v.situation.players for v in variants)
+    for variant in variants:
+        canonical(variant)  # each reads back as a scenario
