@@ -272,19 +272,22 @@ def g_queue_leave_triggers(interp: Interpreter, state: Situation, ctx: Context, 
     changes: list[Change] = []
     # The brought card looks back in time (603.10a): its own leaves-a-zone ability sees
     # it leave, as do the abilities of the objects still in the main game.
-    for obj_id in [ctx.brought, *interp._objects_of_game(state, game_id)]:
-        watcher = state.objects[obj_id]
-        if "leaves-zone" in watcher.triggers and not watcher.phased_out:
-            # Its controller is its source's (113.8), the brought card's as it last was
-            # in the game it left (603.10a).
-            controller = (ctx.brought_controller if obj_id == ctx.brought
-                          else watcher.controller) or watcher.owner
-            trigger = Trigger(state.fresh_id("trigger"), watcher.id, ctx.brought,
-                              str(ctx.brought_from), game_id, controller)
-            game.pending_triggers.append(trigger)
-            changes.append(Change(trigger.id, "triggered, waits",
-                                  after=f"{watcher.id} saw {ctx.brought} leave "
-                                        f"{ctx.brought_from}"))
+    watchers = [state.objects[obj_id]
+                for obj_id in [ctx.brought, *interp._objects_of_game(state, game_id)]]
+    watchers = [w for w in watchers if "leaves-zone" in w.triggers and not w.phased_out]
+    # Named at once: gathering the names in use is linear in the situation, once for all
+    # the abilities that trigger (once for each, many watchers made the step quadratic).
+    names = state.fresh_ids("trigger", len(watchers)) if watchers else []
+    for watcher, trigger_id in zip(watchers, names, strict=True):
+        # Its controller is its source's (113.8), the brought card's as it last was in the
+        # game it left (603.10a).
+        controller = (ctx.brought_controller if watcher.id == ctx.brought
+                      else watcher.controller) or watcher.owner
+        trigger = Trigger(trigger_id, watcher.id, ctx.brought, str(ctx.brought_from), game_id,
+                          controller)
+        game.pending_triggers.append(trigger)
+        changes.append(Change(trigger.id, "triggered, waits",
+                              after=f"{watcher.id} saw {ctx.brought} leave {ctx.brought_from}"))
     interp._note(ctx, clause, rule, f"abilities of {game_id} that trigger on {ctx.brought} "
                  f"leaving wait until {game_id} resumes", changes)
 

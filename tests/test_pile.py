@@ -1,11 +1,14 @@
 """A zone's contents (`model.state.Pile`): top first, like the list it replaced, with
-constant-time puts and removals; and a zone's written path (`ZoneRef.path`), made once."""
+constant-time puts and removals; a zone's written path (`ZoneRef.path`), made once; and new
+names gathered once for a step that names many objects."""
 
 from __future__ import annotations
 
 from hypothesis import given
 from hypothesis import strategies as st
-from shahrazad.model.state import Pile
+from shahrazad.model.state import Pile, Situation
+
+from tests.situations import build, card, ev, library, run
 
 
 def test_top_and_bottom() -> None:
@@ -56,3 +59,28 @@ def test_a_zone_path_is_made_once() -> None:
     assert parse_zone(zone.path()) == zone and hash(parse_zone(zone.path())) == hash(zone)
     again = pickle.loads(pickle.dumps(zone))
     assert again == zone and again.path() == zone.path()
+
+
+def test_many_abilities_that_trigger_are_named_at_once(monkeypatch) -> None:
+    """A card brought into a subgame (728.4a) that many main-game abilities see leave: each
+    waiting trigger gets a new name (109.1), and the names in use are gathered once for the
+    step, not once for each ability (which made the step quadratic in the situation)."""
+    watchers = [card(f"w{i}", "A", "main/battlefield", triggers=["leaves-zone"])
+                for i in range(6)]
+    before = build(["A", "B"], cards=[*library("A", 3), *library("B", 3),
+                                      card("ah", "A", "main/hand/A"), *watchers])
+    subgame = run(before, [ev("start-subgame", by="A")]).situation
+    gathered = []
+    names_in_use = Situation.names_in_use
+
+    def counted(self: Situation) -> set[str]:
+        gathered.append(1)
+        return names_in_use(self)
+
+    monkeypatch.setattr(Situation, "names_in_use", counted)
+    after = run(subgame, [ev("bring-in", card="ah")]).situation
+    waiting = after.games["main"].pending_triggers
+    assert sorted(t.source for t in waiting) == [f"w{i}" for i in range(6)]
+    assert len(gathered) == 1
+    assert len({t.id for t in waiting}) == 6
+    assert not {t.id for t in waiting} & subgame.names_in_use()
