@@ -22,8 +22,11 @@ from typing import Any
 
 import z3
 from shahrazad.invariants import lang
-from shahrazad.invariants.catalog import structure_terms
+from shahrazad.invariants.catalog import Invariant, structure_terms
 from shahrazad.invariants.lang import ATTRIBUTES, Term, pre
+from shahrazad.model.choices import SeededChooser
+from shahrazad.model.errors import IllegalEvent
+from shahrazad.model.interpreter import Interpreter
 from shahrazad.model.objects import ZoneRef
 from shahrazad.model.rulebook import Rulebook, official
 from shahrazad.model.scenario import Scenario
@@ -533,8 +536,16 @@ def _possible(rulebook: Rulebook, ob: Obligation, timeout: float, bound: int,
             scenario.description = f"{ob.invariant.statement} Here: {refused}"
             reached = _reached(rulebook, scenario, impossible(ob.invariant))
             if isinstance(reached, Failure):
-                return Result(ob, Status.FAULT, time.perf_counter() - start,
-                              reason=reached.reason, counterexample=scenario)
+                # This rulebook may not even reach the situation: then what shows the
+                # impossibility is the first event on the official rules' way there that
+                # it refuses.
+                on_the_way = _refused_on_the_way(rulebook, scenario, ob.invariant)
+                if on_the_way is None:
+                    return Result(ob, Status.FAULT, time.perf_counter() - start,
+                                  reason=reached.reason, counterexample=scenario)
+                reached, refused = on_the_way
+                for shown in reached:
+                    shown.description = f"{ob.invariant.statement} Here: {refused}"
             scenario, trace = reached
             return Result(ob, Status.REFUTED, time.perf_counter() - start,
                           reason="no situation allows it under this rulebook",
@@ -866,6 +877,43 @@ def _reached(rulebook: Rulebook, scenario: Scenario, goal: Goal,
     shown = Scenario(reached.before, reached.scenario.events[-1:], scenario.title,
                      scenario.description, reached.scenario.seed)
     return shown, reached.scenario
+
+
+def _refused_on_the_way(rulebook: Rulebook, witness: Scenario, invariant: Invariant,
+                        ) -> tuple[tuple[Scenario, Scenario], str] | None:
+    """An impossibility shown on the way to its situation, where `rulebook` cannot reach the
+    official rules' `witness` (a situation where they allow the event with the condition
+    true): the official rules' reaching trace to it, replayed under `rulebook` up
+    to the first event that `rulebook` refuses, every situation before it legal (a rulebook
+    whose subgames cannot start at all shows so at the first Shahrazad, not at a second
+    one). As `_reached`: the refused event with the situation before it, and the trace; and
+    what refused it. None when the official rules' trace does not show it either."""
+    try:
+        way = reach(witness, official(), breaks_invariant(invariant, expect=True)).scenario
+    except Unreachable:
+        return None
+    interp = Interpreter(rulebook, SeededChooser(way.seed))
+    state, last = way.situation, len(way.events)
+    refused = ""
+    for index, event in enumerate(way.events, start=1):
+        if index == last:
+            refused = replay_refusal(Scenario(state, [event]), rulebook) or \
+                "no outcome of the event makes the condition true"
+            refused = f"at the end of the official rules' way to it: {refused}"
+            break
+        try:
+            state = interp.step(state, event, index).situation
+        except IllegalEvent as err:
+            refused = (f"on the way to a situation where the official rules allow it, event "
+                       f"{index} ({event.describe()}) is refused: {err}")
+            break
+    trace = Scenario(way.situation, way.events[:index], witness.title, witness.description,
+                     way.seed)
+    if replay_reached(trace, rulebook, impossible(invariant)) is not None:
+        return None
+    shown = Scenario(state, [way.events[index - 1]], witness.title, witness.description,
+                     way.seed)
+    return (shown, trace), refused
 
 
 def prove_batch(case: Case) -> list[Result]:

@@ -13,6 +13,10 @@
 * f4: the reaching trace of one counterexample met two active games, and the error ended
   the run ("internal error"). Now the trace builder says why it cannot go on, and any error
   of the tool in one obligation costs that obligation, a fault, not the run.
+* f5 (2026-12-04, a single change): no clause creates the subgame. A subgame inside a
+  subgame is then impossible, but the situation that shows it cannot be reached under that
+  rulebook: a fault. Now the impossibility is shown on the way there, at the first event
+  of the official rules' trace that the changed rulebook refuses.
 * Once f1 was mended, another changed rulebook's counterexample came out otherwise, and
   minimising it removed a player on whom an effect acted but left the effect naming them:
   the tool's own scenario reader refused the result (caught by the guard of f4). A smaller
@@ -201,3 +205,26 @@ def test_a_smaller_counterexample_takes_what_acted_on_a_removed_player_with_them
     assert not any("Dan" not in v.situation.players for v in variants)
     for variant in variants:
         canonical(variant)  # each reads back as a scenario
+
+
+def test_f5_an_impossibility_is_shown_on_the_way_when_its_situation_cannot_be_reached() -> None:
+    """Where no clause creates the subgame, a subgame inside a subgame is impossible, and so
+    is the first subgame: the situation where the official rules allow a second one cannot
+    be reached. The refutation shows the first event on the official rules' way there that
+    this rulebook refuses, reached and replayed, instead of a fault."""
+    from shahrazad.proofs.counterexample import replay_refusal
+    from shahrazad.proofs.reach import impossible, replay_reached
+    from shahrazad.proofs.verify import prove
+
+    rulebook = _amended("f5-no-clause-creates-the-subgame.amendment.toml")
+    invariant = by_id("possible.nested-subgame")
+    result = prove(rulebook, Obligation(invariant, "start-subgame"))
+    assert result.status == Status.REFUTED, result.reason
+    assert result.counterexample is not None and result.trace is not None
+    assert [e.kind for e in result.counterexample.events] == ["start-subgame"]
+    assert "is refused: start-subgame: the rulebook refers to the subgame game, but no " \
+           "clause created it" in result.counterexample.description
+    assert replay_reached(result.trace, rulebook, impossible(invariant)) is None
+    # The official rules allow the event refused here: their way leads on, to the subgame.
+    assert replay_refusal(result.counterexample, official()) is None
+    assert replay_refusal(result.counterexample, rulebook) is not None
