@@ -24,8 +24,10 @@ import z3
 from shahrazad.invariants import lang
 from shahrazad.invariants.catalog import Invariant, structure_terms
 from shahrazad.invariants.lang import ATTRIBUTES, Term, pre
+from shahrazad.invariants.structure import catalog_problems
 from shahrazad.model.choices import SeededChooser
 from shahrazad.model.errors import IllegalEvent
+from shahrazad.model.events import Event
 from shahrazad.model.interpreter import Interpreter
 from shahrazad.model.objects import ZoneRef
 from shahrazad.model.rulebook import Rulebook, official
@@ -883,37 +885,55 @@ def _refused_on_the_way(rulebook: Rulebook, witness: Scenario, invariant: Invari
                         ) -> tuple[tuple[Scenario, Scenario], str] | None:
     """An impossibility shown on the way to its situation, where `rulebook` cannot reach the
     official rules' `witness` (a situation where they allow the event with the condition
-    true): the official rules' reaching trace to it, replayed under `rulebook` up
-    to the first event that `rulebook` refuses, every situation before it legal (a rulebook
-    whose subgames cannot start at all shows so at the first Shahrazad, not at a second
-    one). As `_reached`: the refused event with the situation before it, and the trace; and
-    what refused it. None when the official rules' trace does not show it either."""
+    true): the official rules' reaching trace to it, replayed under `rulebook` up to the
+    first event that `rulebook` refuses or that leaves a situation that is not legal, every
+    situation before it legal (a rulebook whose subgames cannot start at all shows so at
+    the first Shahrazad, not at a second one). As `_reached`: that event with the situation
+    before it, and the trace; and what stopped it. None when the official rules' trace
+    shows nothing of the kind."""
     try:
         way = reach(witness, official(), breaks_invariant(invariant, expect=True)).scenario
     except Unreachable:
         return None
     interp = Interpreter(rulebook, SeededChooser(way.seed))
     state, last = way.situation, len(way.events)
-    refused = ""
+    goal, stopped = impossible(invariant), ""
     for index, event in enumerate(way.events, start=1):
         if index == last:
-            refused = replay_refusal(Scenario(state, [event]), rulebook) or \
+            why = replay_refusal(Scenario(state, [event]), rulebook) or \
                 "no outcome of the event makes the condition true"
-            refused = f"at the end of the official rules' way to it: {refused}"
+            stopped = f"at the end of the official rules' way to it: {why}"
             break
+        on_the_way = (f"on the way to a situation where the official rules allow it, event "
+                      f"{index} ({event.describe()})")
         try:
-            state = interp.step(state, event, index).situation
+            after = interp.step(state, event, index).situation
         except IllegalEvent as err:
-            refused = (f"on the way to a situation where the official rules allow it, event "
-                       f"{index} ({event.describe()}) is refused: {err}")
+            goal, stopped = _stops, f"{on_the_way} is refused: {err}"
             break
+        problems = catalog_problems(after)
+        if problems:
+            goal, stopped = _stops, f"{on_the_way} leaves a situation that is not legal: " \
+                f"{problems[0]}"
+            break
+        state = after
     trace = Scenario(way.situation, way.events[:index], witness.title, witness.description,
                      way.seed)
-    if replay_reached(trace, rulebook, impossible(invariant)) is not None:
+    if replay_reached(trace, rulebook, goal) is not None:
         return None
     shown = Scenario(state, [way.events[index - 1]], witness.title, witness.description,
                      way.seed)
-    return (shown, trace), refused
+    return (shown, trace), stopped
+
+
+def _stops(interp: Interpreter, before: Situation, event: Event) -> bool:
+    """The goal of a way stopped short (`_refused_on_the_way`): the event is refused, or
+    leaves a situation that is not legal."""
+    try:
+        after = interp.step(before, event).situation
+    except IllegalEvent:
+        return True
+    return bool(catalog_problems(after))
 
 
 def prove_batch(case: Case) -> list[Result]:

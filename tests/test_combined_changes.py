@@ -13,10 +13,13 @@
 * f4: the reaching trace of one counterexample met two active games, and the error ended
   the run ("internal error"). Now the trace builder says why it cannot go on, and any error
   of the tool in one obligation costs that obligation, a fault, not the run.
-* f5 (2026-12-04, a single change): no clause creates the subgame. A subgame inside a
-  subgame is then impossible, but the situation that shows it cannot be reached under that
-  rulebook: a fault. Now the impossibility is shown on the way there, at the first event
-  of the official rules' trace that the changed rulebook refuses.
+* f5 (2026-12-04, a single change): no clause creates the subgame; f6 (a pair): no nesting,
+  and a subgame's start that stops before its first turn. A subgame inside a subgame is
+  then impossible, but the situation that shows it cannot be reached under that rulebook
+  (f5: no subgame starts; f6: the first Shahrazad leaves a game that has not begun): a
+  fault. Now the impossibility is shown on the way there, at the first event of the
+  official rules' trace that the changed rulebook refuses or that leaves a situation that
+  is not legal.
 * Once f1 was mended, another changed rulebook's counterexample came out otherwise, and
   minimising it removed a player on whom an effect acted but left the effect naming them:
   the tool's own scenario reader refused the result (caught by the guard of f4). A smaller
@@ -228,3 +231,25 @@ def test_f5_an_impossibility_is_shown_on_the_way_when_its_situation_cannot_be_re
     # The official rules allow the event refused here: their way leads on, to the subgame.
     assert replay_refusal(result.counterexample, official()) is None
     assert replay_refusal(result.counterexample, rulebook) is not None
+
+
+def test_f6_an_impossibility_is_shown_where_the_way_leaves_the_legal_situations() -> None:
+    """No nesting, and a subgame's start that stops before its first turn: the first
+    Shahrazad already leaves a game that has not begun (structure.games-begun), so no legal
+    situation has a subgame in it. The refutation of the nested subgame shows that event,
+    reached, with what is wrong after it."""
+    from shahrazad.invariants.structure import catalog_problems
+    from shahrazad.proofs.verify import prove
+
+    rulebook = _amended("f6-no-nesting-no-first-turn.amendment.toml")
+    result = prove(rulebook, Obligation(by_id("possible.nested-subgame"), "start-subgame"))
+    assert result.status == Status.REFUTED, result.reason
+    assert result.counterexample is not None and result.trace is not None
+    assert "leaves a situation that is not legal: structure.games-begun" in \
+        result.counterexample.description
+    shown = result.counterexample
+    assert catalog_problems(shown.situation) == []
+    after = Interpreter(rulebook).run(shown.situation, shown.events).situation
+    assert any(p.startswith("structure.games-begun") for p in catalog_problems(after))
+    assert catalog_problems(Interpreter(official()).run(shown.situation,
+                                                        shown.events).situation) == []
