@@ -38,7 +38,9 @@ class Status(enum.Enum):
 
     PROVED = "proved"    # unsat: holds for every situation (or every one up to `bound`)
     REFUTED = "refuted"  # sat, and the counterexample replays on the concrete interpreter
-    UNKNOWN = "unknown"  # the solver gave up (timeout, incompleteness): not a proof
+    UNKNOWN = "unknown"  # the solver gave up (timeout, incompleteness), or no legal way leads
+    #                      to its counterexample under a rulebook whose own event leaves the
+    #                      legal situations on the way: not a proof
     FAULT = "fault"      # sat, but the counterexample does not replay: a bug of this tool
 
     @property

@@ -31,6 +31,7 @@ from dataclasses import dataclass
 from shahrazad.invariants.catalog import Invariant
 from shahrazad.invariants.concrete import Evaluator
 from shahrazad.invariants.structure import catalog_problems
+from shahrazad.model.actions import IN_GAME_ACTIONS
 from shahrazad.model.choices import SeededChooser
 from shahrazad.model.errors import IllegalEvent
 from shahrazad.model.events import Event
@@ -460,3 +461,27 @@ def replay_reached(scenario: Scenario, rulebook: Rulebook, goal: Goal) -> str | 
         return f"the situation before the last event is not legal: {faults[0]}"
     return None if goal(interp, state, scenario.events[-1]) else \
         "the last event does not do what the counterexample shows"
+
+
+def rulebook_leaves_legal(scenario: Scenario, rulebook: Rulebook) -> str | None:
+    """Where a reached scenario does not replay because an event of the rules themselves
+    (not an in-game action of the trace: a subgame's start or end, a card brought in, a
+    restart) leaves a situation that is not legal: that event and what is wrong after it,
+    in words; else None. A rulebook whose structure invariants hold after each of its
+    events never does this (the catalog proves it of the official rules): one that does
+    makes some situations that a proof assumes unreachable, and the counterexample of a
+    proof there may be one of them, through no fault of this tool."""
+    interp = Interpreter(rulebook, SeededChooser(scenario.seed))
+    state = scenario.situation
+    for index, event in enumerate(scenario.events[:-1], start=1):
+        try:
+            state = interp.step(state, event, index).situation
+        except IllegalEvent:
+            return None
+        faults = catalog_problems(state)
+        if faults:
+            if event.kind in IN_GAME_ACTIONS:
+                return None
+            return f"event {index} of the way, {event.describe()}, leaves a situation that " \
+                f"is not legal under this rulebook: {faults[0]}"
+    return None

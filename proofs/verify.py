@@ -59,7 +59,15 @@ from .obligations import obligations as obligations
 from .obligations import verify as verify
 from .obligations import weight as weight
 from .obligations import worst as worst
-from .reach import Goal, Unreachable, breaks_invariant, impossible, reach, replay_reached
+from .reach import (
+    Goal,
+    Unreachable,
+    breaks_invariant,
+    impossible,
+    reach,
+    replay_reached,
+    rulebook_leaves_legal,
+)
 from .symbolic import (
     RLIMIT_PER_SECOND,
     Simplified,
@@ -689,8 +697,17 @@ def _prove(rulebook: Rulebook, ob: Obligation, timeout: float, bound: int,
                 shown.reason += (f" (the solver's first {len(tries)} counterexample(s) could "
                                  "not be reached and were excluded)")
             return shown
-        why, scenario, replayed, shape = shown
+        why, scenario, replayed, shape, left_legal = shown
         tries.append(why)
+        if left_legal:
+            # Not a fault of this tool: the rulebook itself leaves the legal situations on
+            # the way, so that the situations this proof assumes are not all reachable.
+            return Result(ob, Status.UNKNOWN, time.perf_counter() - start, bound=tried_bound,
+                          reason="a counterexample replays, but no legal way leads to it: "
+                          f"{left_legal} (the structure invariants, which this proof assumes "
+                          "before the event, do not all hold after every event of this "
+                          f"rulebook); {_tried(tries)}",
+                          counterexample=scenario, replay=replayed, notes=notes)
         fault = Result(ob, Status.FAULT, time.perf_counter() - start, bound=tried_bound,
                        counterexample=scenario, replay=replayed, notes=notes)
         if len(tries) >= COUNTEREXAMPLES or shape is None:
@@ -740,10 +757,11 @@ def _tried(tries: list[str]) -> str:
 
 
 def _show(rulebook: Rulebook, ob: Obligation, scenario: Scenario, minimise_cex: bool,
-          ) -> Result | tuple[str, Scenario, Replay, Term | None]:
+          ) -> Result | tuple[str, Scenario, Replay, Term | None, str]:
     """A counterexample that replays, minimised and reached: a refutation; or why it cannot
-    be shown, the scenario tried and its replay, and the shape to exclude from the next
-    (`_block`)."""
+    be shown, the scenario tried and its replay, the shape to exclude from the next
+    (`_block`), and where the rulebook's own event on the way left the legal situations
+    (`Failure.left_legal`), if it did."""
     if minimise_cex:
         scenario = minimise(scenario, rulebook, ob.invariant)
     scenario = _named(canonical(scenario), ob)
@@ -754,12 +772,12 @@ def _show(rulebook: Rulebook, ob: Obligation, scenario: Scenario, minimise_cex: 
         found = _reached(rulebook, scenario, breaks_invariant(ob.invariant))
     replayed = replay(scenario, rulebook, ob.invariant)
     if isinstance(found, Failure):
-        return found.reason, scenario, replayed, _block(scenario, found)
+        return found.reason, scenario, replayed, _block(scenario, found), found.left_legal
     shown, trace = found
     replayed = replay(shown, rulebook, ob.invariant)
     if not replayed.violated:
         why = f"the reached situation does not replay: {replayed.reason}"
-        return why, shown, replayed, _block(scenario, Failure(why))
+        return why, shown, replayed, _block(scenario, Failure(why)), ""
     return Result(ob, Status.REFUTED, 0.0,
                   reason="the counterexample replays on the concrete interpreter, reached "
                   f"from a game's beginning in {len(trace.events) - 1} events",
@@ -862,6 +880,9 @@ class Failure:
     reason: str
     objects: tuple[str, ...] = ()
     step: str = ""
+    # Where the rulebook's own event on the way left the legal situations
+    # (`reach.rulebook_leaves_legal`): which, and what is wrong after it.
+    left_legal: str = ""
 
 
 def _reached(rulebook: Rulebook, scenario: Scenario, goal: Goal,
@@ -875,7 +896,8 @@ def _reached(rulebook: Rulebook, scenario: Scenario, goal: Goal,
                        f"game's beginning: {err}", err.objects, err.step)
     problem = replay_reached(reached.scenario, rulebook, goal)
     if problem is not None:
-        return Failure(f"the reaching trace does not replay: {problem}")
+        return Failure(f"the reaching trace does not replay: {problem}",
+                       left_legal=rulebook_leaves_legal(reached.scenario, rulebook) or "")
     shown = Scenario(reached.before, reached.scenario.events[-1:], scenario.title,
                      scenario.description, reached.scenario.seed)
     return shown, reached.scenario

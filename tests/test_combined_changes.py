@@ -20,6 +20,10 @@
   fault. Now the impossibility is shown on the way there, at the first event of the
   official rules' trace that the changed rulebook refuses or that leaves a situation that
   is not legal.
+* f7: a subgame's first turn taken in the main game, and commanders returned face down:
+  every subgame's start leaves a game that has not begun, so no legal way leads to a
+  counterexample at the end of a subgame. That was a fault of this tool; it is unknown,
+  with the event that left the legal situations named.
 * Once f1 was mended, another changed rulebook's counterexample came out otherwise, and
   minimising it removed a player on whom an effect acted but left the effect naming them:
   the tool's own scenario reader refused the result (caught by the guard of f4). A smaller
@@ -253,3 +257,20 @@ def test_f6_an_impossibility_is_shown_where_the_way_leaves_the_legal_situations(
     assert any(p.startswith("structure.games-begun") for p in catalog_problems(after))
     assert catalog_problems(Interpreter(official()).run(shown.situation,
                                                         shown.events).situation) == []
+
+
+def test_f7_a_way_that_the_rulebook_itself_makes_illegal_is_no_fault_of_the_tool() -> None:
+    """A subgame's first turn taken in the main game: every subgame's start leaves a game
+    that has not begun (structure.games-begun, refuted at start-subgame), so a counterexample
+    at the end of a subgame has no legal way to it. That is unknown, with the event named,
+    not a fault of this tool."""
+    from shahrazad.proofs.verify import prove
+
+    rulebook = _amended("f7-first-turn-in-the-main-game.amendment.toml")
+    begun = prove(rulebook, Obligation(by_id("structure.games-begun"), "start-subgame"))
+    assert begun.status == Status.REFUTED, begun.reason
+    result = prove(rulebook, Obligation(by_id("end.faces-kept"), "end-subgame"))
+    assert result.status == Status.UNKNOWN, result.reason
+    assert "no legal way leads to it: event 1 of the way, start-subgame(by=P1), leaves a " \
+           "situation that is not legal under this rulebook: structure.games-begun" \
+           in result.reason
