@@ -35,7 +35,7 @@ from shahrazad.model.scenario import Scenario
 from shahrazad.model.state import Situation
 
 from .agreement import concrete_value
-from .counterexample import canonical, extract, minimise, replay, replay_refusal
+from .counterexample import canonical, extract, minimise, replay, replay_refusal, shrink
 from .encode import Transition, encode_event, pre_state
 
 # The obligations, their results and a run's batches live in `proofs.obligations`, which
@@ -496,7 +496,7 @@ def event_solver(universe: Universe, rulebook: Rulebook, event: str,
 
 
 def _possible(rulebook: Rulebook, ob: Obligation, timeout: float, bound: int,
-              encodings: Encodings | None = None) -> Result:
+              encodings: Encodings | None = None, minimise_cex: bool = True) -> Result:
     """A possibility: some situation (structure holding) lets the event happen with the
     condition true. Proved with a witness the interpreter replays; refuted with a situation
     where the condition holds and the interpreter refuses the event."""
@@ -541,7 +541,10 @@ def _possible(rulebook: Rulebook, ob: Obligation, timeout: float, bound: int,
                                   reason="z3 finds it impossible, the interpreter shows it",
                                   counterexample=found.witness)
                 refused = "the event happens, but no outcome of it makes the condition true"
-            scenario = canonical(found.witness)
+            scenario = canonical(_smallest_impossibility(found.witness, rulebook,
+                                                         ob.invariant)
+                                 if minimise_cex else found.witness)
+            refused = replay_refusal(scenario, rulebook) or refused
             scenario.title = f"{ob.invariant.id}: impossible under this rulebook"
             scenario.description = f"{ob.invariant.statement} Here: {refused}"
             reached = _reached(rulebook, scenario, impossible(ob.invariant))
@@ -554,14 +557,33 @@ def _possible(rulebook: Rulebook, ob: Obligation, timeout: float, bound: int,
                     return Result(ob, Status.FAULT, time.perf_counter() - start,
                                   reason=reached.reason, counterexample=scenario)
                 reached, refused = on_the_way
-                for shown in reached:
-                    shown.description = f"{ob.invariant.statement} Here: {refused}"
+            else:
+                # In the names of the reached situation (the trace names its games anew).
+                refused = replay_refusal(reached[0], rulebook) or refused
+            for shown in reached:
+                shown.description = f"{ob.invariant.statement} Here: {refused}"
             scenario, trace = reached
             return Result(ob, Status.REFUTED, time.perf_counter() - start,
                           reason="no situation allows it under this rulebook",
                           counterexample=scenario, trace=trace)
     return Result(ob, Status.REFUTED, time.perf_counter() - start,
                   reason="no situation allows it under this rulebook", counterexample=scenario)
+
+
+def _smallest_impossibility(witness: Scenario, rulebook: Rulebook,
+                            invariant: Invariant) -> Scenario:
+    """The official rules' witness of a possibility made smaller (`shrink`: objects,
+    players, games, details) while it still shows the impossibility: the official rules
+    allow the event there with the condition true, and `rulebook` refuses it or no outcome
+    of it makes the condition true. z3's witness holds what its model happened to hold (a
+    player in no game, counters of 27961, a spell on the stack), none of which the reader
+    of the refutation needs."""
+    def keeps(smaller: Scenario) -> bool:
+        if not replay(smaller, official(), invariant, expect=True, limit=500).violated:
+            return False
+        return replay_refusal(smaller, rulebook) is not None or not replay(
+            smaller, rulebook, invariant, expect=True, limit=500).violated
+    return shrink(witness, keeps)
 
 
 def rules_bound(rulebook: Rulebook, ob: Obligation) -> int:
@@ -613,7 +635,7 @@ def prove(rulebook: Rulebook, ob: Obligation, timeout: float = DEFAULT_TIMEOUT,
 def _prove(rulebook: Rulebook, ob: Obligation, timeout: float, bound: int,
            minimise_cex: bool, encodings: Encodings) -> Result:
     if ob.invariant.kind == "possible":
-        return _possible(rulebook, ob, timeout, bound, encodings)
+        return _possible(rulebook, ob, timeout, bound, encodings, minimise_cex)
     if ob.invariant.bounded:
         bound = max(bound, rules_bound(rulebook, ob))
     start = time.perf_counter()

@@ -73,6 +73,20 @@ def test_the_possibility_is_refuted_with_the_refusal() -> None:
     assert "subgame.no-nesting forbids" in refuted.counterexample.description
 
 
+def test_the_refusal_is_shown_in_a_small_situation_in_its_own_names() -> None:
+    """The official rules' witness is made smaller before it is shown (z3's model held a
+    third player in no game and counters in the thousands), and the reason names the games
+    of the situation shown."""
+    ob = Obligation(by_id("possible.nested-subgame"), "start-subgame")
+    refuted = prove(load_amendment(AMENDMENT).apply(official()), ob)
+    shown = refuted.counterexample
+    assert shown is not None
+    assert len(shown.situation.players) == 2
+    assert not any(shown.situation.player_counters.values())
+    (subgame,) = [g for g in shown.situation.games.values() if g.parent is not None]
+    assert f"{subgame.id} is itself a subgame" in shown.description
+
+
 def test_check_rules_reports_the_contradiction() -> None:
     (finding,) = contradictions(load_amendment(AMENDMENT).apply(official()))
     assert (finding.check, finding.subject, finding.status) == (
