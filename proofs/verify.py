@@ -697,6 +697,7 @@ def _prove(rulebook: Rulebook, ob: Obligation, timeout: float, bound: int,
     # A counterexample that no trace reaches is excluded by its shape and the same query
     # (same universe, same seed) asked again, at most COUNTEREXAMPLES times in all (`_block`).
     tries: list[str] = []    # why each counterexample so far was not shown
+    illegal_way = ""         # the first way that the rulebook's own event made illegal
     blocked: list[Term] = []  # the shapes of those counterexamples, excluded from the next
     left = timeout           # the retries' budget: one timeout in all, each retry charged
     #                          the work z3 did for it (`symbolic.work_done`)
@@ -721,15 +722,7 @@ def _prove(rulebook: Rulebook, ob: Obligation, timeout: float, bound: int,
             return shown
         why, scenario, replayed, shape, left_legal = shown
         tries.append(why)
-        if left_legal:
-            # Not a fault of this tool: the rulebook itself leaves the legal situations on
-            # the way, so that the situations this proof assumes are not all reachable.
-            return Result(ob, Status.UNKNOWN, time.perf_counter() - start, bound=tried_bound,
-                          reason="a counterexample replays, but no legal way leads to it: "
-                          f"{left_legal} (the structure invariants, which this proof assumes "
-                          "before the event, do not all hold after every event of this "
-                          f"rulebook); {_tried(tries)}",
-                          counterexample=scenario, replay=replayed, notes=notes)
+        illegal_way = illegal_way or left_legal
         fault = Result(ob, Status.FAULT, time.perf_counter() - start, bound=tried_bound,
                        counterexample=scenario, replay=replayed, notes=notes)
         if len(tries) >= COUNTEREXAMPLES or shape is None:
@@ -738,14 +731,12 @@ def _prove(rulebook: Rulebook, ob: Obligation, timeout: float, bound: int,
                             f"{_tried(tries)}" if shape is not None else
                             "no counterexample is reached, and its situation has no object to "
                             f"exclude: {_tried(tries)}")
-            fault.seconds = time.perf_counter() - start
-            return fault
+            return _not_reached(fault, illegal_way, tries, start)
         blocked.append(shape)
         if left <= 0:
             fault.reason = ("no counterexample is reached, and the retries' budget is spent: "
                             + _tried(tries))
-            fault.seconds = time.perf_counter() - start
-            return fault
+            return _not_reached(fault, illegal_way, tries, start)
         before = work_done(universe.ctx)
         answer, universe, solver, t, why = _solve(rulebook, ob, size, left, seed_of_sat,
                                                   encodings, blocked)
@@ -755,8 +746,24 @@ def _prove(rulebook: Rulebook, ob: Obligation, timeout: float, bound: int,
                             "outside their shapes" if answer == "unsat" else
                             "no counterexample is reached, and the solver gave up looking for "
                             f"another ({why})") + f": {_tried(tries)}"
-            fault.seconds = time.perf_counter() - start
-            return fault
+            return _not_reached(fault, illegal_way, tries, start)
+
+
+def _not_reached(fault: Result, illegal_way: str, tries: list[str], start: float) -> Result:
+    """No counterexample of `prove` was reached: a fault of this tool; or, where the way to
+    one of them passed through a situation that the rulebook's own event made illegal
+    (`illegal_way`, `reach.rulebook_leaves_legal`), unknown: the situations the proof
+    assumes before the event are then not all reachable under this rulebook, through no
+    fault of this tool, and its counterexamples may be among those."""
+    fault.seconds = time.perf_counter() - start
+    if not illegal_way:
+        return fault
+    fault.status = Status.UNKNOWN
+    fault.reason = ("a counterexample replays, but no legal way leads to it: "
+                    f"{illegal_way} (the structure invariants, which this proof assumes "
+                    "before the event, do not all hold after every event of this rulebook); "
+                    + _tried(tries))
+    return fault
 
 
 # How many counterexamples `prove` tries, each excluded (`_block`) before the next is asked,
