@@ -277,8 +277,8 @@ def g_queue_leave_triggers(interp: Interpreter, state: Situation, ctx: Context, 
     watchers = [w for w in watchers if "leaves-zone" in w.triggers and not w.phased_out]
     # Named at once: gathering the names in use is linear in the situation, once for all
     # the abilities that trigger (once for each, many watchers made the step quadratic).
-    names = state.fresh_ids("trigger", len(watchers)) if watchers else []
-    for watcher, trigger_id in zip(watchers, names, strict=True):
+    for watcher, trigger_id in zip(watchers, state.fresh_ids("trigger", len(watchers)),
+                                   strict=True):
         # Its controller is its source's (113.8), the brought card's as it last was in the
         # game it left (603.10a).
         controller = (ctx.brought_controller if watcher.id == ctx.brought

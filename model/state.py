@@ -237,7 +237,9 @@ class Situation:
 
     def fresh_ids(self, prefix: str, count: int) -> list[str]:
         """`count` new names `PREFIXn`, outside `names_in_use` and each other (the names in
-        use are gathered once, so naming many new objects is linear)."""
+        use are gathered once, so naming many new objects is linear; not at all for none)."""
+        if count <= 0:
+            return []
         used = self.names_in_use()
         out: list[str] = []
         while len(out) < count:

@@ -441,47 +441,44 @@ def replay_reached(scenario: Scenario, rulebook: Rulebook, goal: Goal) -> str | 
     """Replay a reached scenario from its beginning with its seed; None if it starts at a
     game's beginning, every situation on the way is legal and the last event meets `goal`;
     else what went wrong."""
+    return replay_way(scenario, rulebook, goal)[0]
+
+
+def replay_way(scenario: Scenario, rulebook: Rulebook, goal: Goal) -> tuple[str | None, str]:
+    """`replay_reached`, and, where it fails because an event of the rules themselves (not
+    an in-game action of the trace: a subgame's start or end, a card brought in, a restart)
+    leaves a situation that is not legal, that event and what is wrong after it, in words
+    (else ""). A rulebook whose structure invariants hold after each of its events never
+    does this (the catalog proves it of the official rules): one that does makes some
+    situations that a proof assumes unreachable, and the counterexample of a proof there
+    may be one of them, through no fault of this tool."""
     faults = is_beginning(scenario.situation)
     if faults:
-        return "the trace does not start at a game's beginning: " + faults[0]
+        return "the trace does not start at a game's beginning: " + faults[0], ""
     if not scenario.events:
-        return "the trace has no event"
+        return "the trace has no event", ""
     interp = Interpreter(rulebook, SeededChooser(scenario.seed))
     state = scenario.situation
+
+    def left_legal(index: int, faults: list[str]) -> str:
+        """What the event before event `index` did (`faults`), if it is the rules' own."""
+        if index == 1 or scenario.events[index - 2].kind in IN_GAME_ACTIONS:
+            return ""
+        return f"event {index - 1} of the way, {scenario.events[index - 2].describe()}, " \
+            f"leaves a situation that is not legal under this rulebook: {faults[0]}"
+
     for index, event in enumerate(scenario.events[:-1], start=1):
         faults = catalog_problems(state)
         if faults:
-            return f"the situation before event {index} is not legal: {faults[0]}"
+            return f"the situation before event {index} is not legal: {faults[0]}", \
+                left_legal(index, faults)
         try:
             state = interp.step(state, event, index).situation
         except IllegalEvent as err:
-            return f"event {index} ({event.describe()}) is refused: {err}"
+            return f"event {index} ({event.describe()}) is refused: {err}", ""
     faults = catalog_problems(state)
     if faults:
-        return f"the situation before the last event is not legal: {faults[0]}"
-    return None if goal(interp, state, scenario.events[-1]) else \
-        "the last event does not do what the counterexample shows"
-
-
-def rulebook_leaves_legal(scenario: Scenario, rulebook: Rulebook) -> str | None:
-    """Where a reached scenario does not replay because an event of the rules themselves
-    (not an in-game action of the trace: a subgame's start or end, a card brought in, a
-    restart) leaves a situation that is not legal: that event and what is wrong after it,
-    in words; else None. A rulebook whose structure invariants hold after each of its
-    events never does this (the catalog proves it of the official rules): one that does
-    makes some situations that a proof assumes unreachable, and the counterexample of a
-    proof there may be one of them, through no fault of this tool."""
-    interp = Interpreter(rulebook, SeededChooser(scenario.seed))
-    state = scenario.situation
-    for index, event in enumerate(scenario.events[:-1], start=1):
-        try:
-            state = interp.step(state, event, index).situation
-        except IllegalEvent:
-            return None
-        faults = catalog_problems(state)
-        if faults:
-            if event.kind in IN_GAME_ACTIONS:
-                return None
-            return f"event {index} of the way, {event.describe()}, leaves a situation that " \
-                f"is not legal under this rulebook: {faults[0]}"
-    return None
+        return f"the situation before the last event is not legal: {faults[0]}", \
+            left_legal(len(scenario.events), faults)
+    return (None if goal(interp, state, scenario.events[-1]) else
+            "the last event does not do what the counterexample shows"), ""

@@ -66,7 +66,7 @@ from .reach import (
     impossible,
     reach,
     replay_reached,
-    rulebook_leaves_legal,
+    replay_way,
 )
 from .symbolic import (
     RLIMIT_PER_SECOND,
@@ -910,7 +910,7 @@ class Failure:
     objects: tuple[str, ...] = ()
     step: str = ""
     # Where the rulebook's own event on the way left the legal situations
-    # (`reach.rulebook_leaves_legal`): which, and what is wrong after it.
+    # (`reach.replay_way`): which, and what is wrong after it.
     left_legal: str = ""
 
 
@@ -923,10 +923,9 @@ def _reached(rulebook: Rulebook, scenario: Scenario, goal: Goal,
     except Unreachable as err:
         return Failure("the counterexample replays, but no reaching trace leads to it from a "
                        f"game's beginning: {err}", err.objects, err.step)
-    problem = replay_reached(reached.scenario, rulebook, goal)
+    problem, left_legal = replay_way(reached.scenario, rulebook, goal)
     if problem is not None:
-        return Failure(f"the reaching trace does not replay: {problem}",
-                       left_legal=rulebook_leaves_legal(reached.scenario, rulebook) or "")
+        return Failure(f"the reaching trace does not replay: {problem}", left_legal=left_legal)
     shown = Scenario(reached.before, reached.scenario.events[-1:], scenario.title,
                      scenario.description, reached.scenario.seed)
     return shown, reached.scenario
