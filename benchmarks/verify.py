@@ -12,7 +12,7 @@ Not a test: run it by hand, read the medians, copy the tables to docs/benchmarks
    (`--only` each of them), median seconds, each minimised, replayed and reached; and
    `shahrazad amend A`, median seconds. Each part ends with how many examples meet the
    issue's target (1 s for one counterexample, 3 s for `amend`).
-3. Side by side: the explicit-state search (`proofs/explicit.py`) over every situation
+3. Side by side: the explicit-state search (`proofs/evidence/explicit.py`) over every situation
    with P players, C cards and D nested games, which covers only that size, and the proof,
    which covers every size and does not grow.
 """
@@ -74,7 +74,7 @@ def main() -> None:
     print("\n## Counterexamples for the example amendments, cold process")
     print("| amendment | one: median s | all it breaks: median s | refuted |")
     print("| --- | --- | --- | --- |")
-    from shahrazad.proofs.amendment import load_amendment
+    from shahrazad.model.amendment import load_amendment
 
     paths = sorted(glob.glob(str(ROOT / "examples/amendments/*.toml")))
     repeat = max(1, args.runs // 2)
@@ -117,7 +117,7 @@ def main() -> None:
     print("| players | cards | games deep | situations | transitions | checks | seconds |")
     print("| --- | --- | --- | --- | --- | --- | --- |")
     from shahrazad.model.rulebook import official
-    from shahrazad.proofs.explicit import search
+    from shahrazad.proofs.evidence.explicit import search
 
     for triple in args.explicit.split(";"):
         players, cards, depth = (int(x) for x in triple.split(","))

@@ -4,5 +4,5 @@
 once, with its id, its clauses and the events it is about; `concrete` reads a term on
 explicit situations; `structure` checks that a concrete situation has the structure the
 catalog states (and the representation that the terms take for granted). The z3 reading of
-the same terms is the prover's (`shahrazad.proofs.symbolic`).
+the same terms is the prover's (`shahrazad.proofs.encoding.symbolic`).
 """

@@ -2,7 +2,7 @@
 
 An invariant is a term over one event's transition: the situation before (`pre`), the
 situation after (`post`) and the games the event binds by role (`main`, `subgame`, ...).
-`invariants.concrete` evaluates a term on two explicit situations; `proofs.encode` turns
+`invariants.concrete` evaluates a term on two explicit situations; `proofs.encoding.encode` turns
 the same term into a z3 formula over symbolic states whose objects, players and games are
 uninterpreted sorts, so that a proof holds for any number of them.
 

@@ -29,14 +29,14 @@ from .state import Game, Situation
 from .trace import Change
 
 if TYPE_CHECKING:
-    from .interpreter import Context, Interpreter
+    from .context import Context, StepKit
 
 # Where `create` puts an object of each kind when the event names no zone.
 DEFAULT_ZONE = {"token": "battlefield", "copy": "stack", "emblem": "command",
                 "ability": "stack", "effect": "effects"}
 
 
-def a_move(interp: Interpreter, state: Situation, ctx: Context, active: Game) -> None:
+def a_move(interp: StepKit, state: Situation, ctx: Context, active: Game) -> None:
     """`move`: an object of the active game moves to a zone of that game (a card also to its
     owner's place outside the game), on top or at the bottom.
 
@@ -81,7 +81,7 @@ def a_move(interp: Interpreter, state: Situation, ctx: Context, active: Game) ->
                  [Change(obj.id, "moved", str(before), str(dest))])
 
 
-def a_create(interp: Interpreter, state: Situation, ctx: Context, active: Game) -> None:
+def a_create(interp: StepKit, state: Situation, ctx: Context, active: Game) -> None:
     """`create`: a token, copy, emblem, ability or effect of the active game comes into being under
     `controller`, who owns it, in the zone the event names or where that kind is created
     (`DEFAULT_ZONE`): 111.1, 707.10, 114.1, 113.3, 611.1.
@@ -122,7 +122,7 @@ def a_create(interp: Interpreter, state: Situation, ctx: Context, active: Game) 
                  [Change(obj_id, "created", after=str(dest))])
 
 
-def a_counter(interp: Interpreter, state: Situation, ctx: Context, active: Game) -> None:
+def a_counter(interp: StepKit, state: Situation, ctx: Context, active: Game) -> None:
     """`counter`: a player of the active game, or an object in it, gets (`add` above 0) or loses
     (`add` below 0) counters of one kind (122.1). A player's counters are those of the active
     game (728.4b); losing more than there are is refused."""
@@ -152,7 +152,7 @@ def a_counter(interp: Interpreter, state: Situation, ctx: Context, active: Game)
                  f"in {active.id}", [Change(target, "counters", after=f"{kind}={value}")])
 
 
-def a_phase(interp: Interpreter, state: Situation, ctx: Context, active: Game) -> None:
+def a_phase(interp: StepKit, state: Situation, ctx: Context, active: Game) -> None:
     """`phase`: a permanent of the active game phases out (`out`) or in (702.26); only what is on
     the battlefield phases."""
     obj = interp._object_in(state, ctx.event.get("object"), active, "object")
@@ -165,7 +165,7 @@ def a_phase(interp: Interpreter, state: Situation, ctx: Context, active: Game) -
                  [Change(obj.id, f"phased {word}")])
 
 
-def a_turn(interp: Interpreter, state: Situation, ctx: Context, active: Game) -> None:
+def a_turn(interp: StepKit, state: Situation, ctx: Context, active: Game) -> None:
     """`turn`: a card, token or copy of the active game is turned face up or face down (708.2), where
     an object can be face down: on the battlefield, on the stack, in exile or in the command
     zone. A supplementary deck stays face down."""
@@ -189,7 +189,7 @@ def a_turn(interp: Interpreter, state: Situation, ctx: Context, active: Game) ->
                  [Change(obj.id, f"face {face}")])
 
 
-def a_control(interp: Interpreter, state: Situation, ctx: Context, active: Game) -> None:
+def a_control(interp: StepKit, state: Situation, ctx: Context, active: Game) -> None:
     """`control`: `player` gains control of a permanent, or of a spell or ability on the stack, of the
     active game (613.1b); nothing elsewhere has a controller to change (108.4)."""
     obj = interp._object_in(state, ctx.event.get("object"), active, "object")
@@ -205,7 +205,7 @@ def a_control(interp: Interpreter, state: Situation, ctx: Context, active: Game)
                  [Change(obj.id, "controller", str(before), player)])
 
 
-def a_leave(interp: Interpreter, state: Situation, ctx: Context, active: Game) -> None:
+def a_leave(interp: StepKit, state: Situation, ctx: Context, active: Game) -> None:
     """`leave`: a player leaves the active game (800.4a).
 
     The cards they own go outside the game; the other objects they own cease to exist, and so
@@ -260,7 +260,7 @@ def a_leave(interp: Interpreter, state: Situation, ctx: Context, active: Game) -
 
 # Each in-game action, by event name: a function of the interpreter, the situation, the
 # event's context and the active game.
-IN_GAME_ACTIONS: dict[str, Callable[[Interpreter, Situation, Context, Game], None]] = {
+IN_GAME_ACTIONS: dict[str, Callable[[StepKit, Situation, Context, Game], None]] = {
     "move": a_move, "create": a_create, "counter": a_counter, "phase": a_phase,
     "turn": a_turn, "leave": a_leave, "control": a_control,
 }

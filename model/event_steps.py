@@ -4,7 +4,7 @@ Each is a function in `EVENT_STEPS`, keyed by event name, taking the interpreter
 situation (changed in place: the interpreter hands over its copy), the event's `Context` and
 the active game. It checks what the event needs, raising `IllegalEvent` with the rule it
 breaks, binds the event's game roles and parameters into the context, then runs the steps of
-every clause acting on the event (`Interpreter._run_clauses`). The checks are the rules'
+every clause acting on the event (`StepKit._run_clauses`). The checks are the rules'
 own (numbers of the 2026-01-16 edition): a subgame is created by a resolving spell or ability
 (728.1a), inside a subgame only if a clause permits it (728.6); a subgame ends only where one
 runs (728.1a); a restart exempts only traditional cards in exile, as Karn Liberated does
@@ -25,10 +25,10 @@ from .state import Game, Situation
 from .trace import Change
 
 if TYPE_CHECKING:
-    from .interpreter import Context, Interpreter
+    from .context import Context, StepKit
 
 
-def e_start_subgame(interp: Interpreter, state: Situation, ctx: Context, active: Game) -> None:
+def e_start_subgame(interp: StepKit, state: Situation, ctx: Context, active: Game) -> None:
     """`start-subgame`: a resolving spell or ability of the active game (`via`, on its stack)
     creates a subgame (728.1a); the active game becomes its main game, and the clauses on the
     event create the subgame and carry the cards in (728.2).
@@ -71,7 +71,7 @@ def e_start_subgame(interp: Interpreter, state: Situation, ctx: Context, active:
     interp._run_clauses(state, ctx)
 
 
-def e_end_subgame(interp: Interpreter, state: Situation, ctx: Context, active: Game) -> None:
+def e_end_subgame(interp: StepKit, state: Situation, ctx: Context, active: Game) -> None:
     """`end-subgame`: the active game, a subgame, ends (728.1a), won by `winner` (players of it),
     drawn, or with no result given; a game with a winner is not a draw. The clauses on the
     event return the cards to the main game and make the rest cease to exist (728.5)."""
@@ -88,7 +88,7 @@ def e_end_subgame(interp: Interpreter, state: Situation, ctx: Context, active: G
     interp._run_clauses(state, ctx)
 
 
-def e_restart(interp: Interpreter, state: Situation, ctx: Context, active: Game) -> None:
+def e_restart(interp: StepKit, state: Situation, ctx: Context, active: Game) -> None:
     """`restart`: `controller`'s spell or ability restarts the active game (726.1); the clauses on
     the event end it and begin the new game.
 
@@ -130,7 +130,7 @@ def exempt_cards(state: Situation, game: Game, source: str | None) -> list[str]:
             and state.objects[c].permanent_card and not state.objects[c].aura]
 
 
-def e_bring_in(interp: Interpreter, state: Situation, ctx: Context, active: Game) -> None:
+def e_bring_in(interp: StepKit, state: Situation, ctx: Context, active: Game) -> None:
     """`bring-in`: an effect brings a card from outside the game into the active game (400.11b),
     into `to` (by default its owner's hand, or the command zone for a nontraditional card), for
     `by` (by default its owner).
@@ -196,7 +196,7 @@ def e_bring_in(interp: Interpreter, state: Situation, ctx: Context, active: Game
     interp._run_clauses(state, ctx)
 
 
-def e_affect(interp: Interpreter, state: Situation, ctx: Context, active: Game) -> None:
+def e_affect(interp: StepKit, state: Situation, ctx: Context, active: Game) -> None:
     """`affect`: an effect starts acting on an object or a player (611.1). Where a clause forbids
     cross-game effects, the effect must be of the active game and its target of the same game
     (an object there, or a player of it): no effect of one game has meaning in another (728.1b)."""
@@ -235,7 +235,7 @@ def e_affect(interp: Interpreter, state: Situation, ctx: Context, active: Game) 
 
 # Each rule-defined event, by event name: a function of the interpreter, the situation, the
 # event's context and the active game.
-EVENT_STEPS: dict[str, Callable[[Interpreter, Situation, Context, Game], None]] = {
+EVENT_STEPS: dict[str, Callable[[StepKit, Situation, Context, Game], None]] = {
     "start-subgame": e_start_subgame, "end-subgame": e_end_subgame, "restart": e_restart,
     "bring-in": e_bring_in, "affect": e_affect,
 }

@@ -9,7 +9,7 @@ order, by way of 728.2 and 726.1), `cease-player-counters`
 (728.4a, looking back in time: 603.10a), `inherit` (726.6), `further-instructions` (726.4),
 and `copy-player-counters`, which no official clause uses (amendments can). `permit` (728.4,
 728.6, 726.7) and `forbid` (728.1b) do nothing here: the events consult them
-(`Interpreter._uses`). Numbers are those of the 2026-01-16 edition; the trace cites the
+(`StepKit._uses`). Numbers are those of the 2026-01-16 edition; the trace cites the
 clause in the interpreter's edition. Each function takes the interpreter, the situation,
 the event's `Context`, the clause, the step's arguments and the clause's citation, changes
 the situation in place and records in the trace what it did.
@@ -28,10 +28,10 @@ from .state import EndedGame, Game, Pile, Result, Situation, Trigger
 from .trace import Change
 
 if TYPE_CHECKING:
-    from .interpreter import Context, Interpreter
+    from .context import Context, StepKit
 
 
-def g_create_game(interp: Interpreter, state: Situation, ctx: Context, clause: Clause,
+def g_create_game(interp: StepKit, state: Situation, ctx: Context, clause: Clause,
                   args: dict[str, Any], rule: str) -> None:
     source = state.games[_role(ctx, args["players"])]
     players = [p for p in source.players]
@@ -60,7 +60,7 @@ def g_create_game(interp: Interpreter, state: Situation, ctx: Context, clause: C
                  [Change(game_id, "game created", after=parent or "root")])
 
 
-def g_suspend(interp: Interpreter, state: Situation, ctx: Context, clause: Clause,
+def g_suspend(interp: StepKit, state: Situation, ctx: Context, clause: Clause,
               args: dict[str, Any], rule: str) -> None:
     """The game is discontinued (728.1a); a game that has ended is not (`g_resume`)."""
     game = state.games[_role(ctx, args["_"])]
@@ -72,11 +72,11 @@ def g_suspend(interp: Interpreter, state: Situation, ctx: Context, clause: Claus
                  [Change(game.id, "suspended")])
 
 
-def g_resume(interp: Interpreter, state: Situation, ctx: Context, clause: Clause,
+def g_resume(interp: StepKit, state: Situation, ctx: Context, clause: Clause,
              args: dict[str, Any], rule: str) -> None:
     """The game resumes (728.1a). A game that has ended does not: no official clause asks it,
     but an amendment may end the main game as a subgame ends, and then resume it; the
-    encoder reads the step the same way (`proofs.game_steps.g_resume`)."""
+    encoder reads the step the same way (`proofs.encoding.game_steps.g_resume`)."""
     game = state.games[_role(ctx, args["_"])]
     if game.status == "ended":
         interp._note(ctx, clause, rule, f"{game.id} has ended: it does not resume")
@@ -85,7 +85,7 @@ def g_resume(interp: Interpreter, state: Situation, ctx: Context, clause: Clause
     interp._note(ctx, clause, rule, f"{game.id} resumes", [Change(game.id, "resumed")])
 
 
-def g_end_game(interp: Interpreter, state: Situation, ctx: Context, clause: Clause,
+def g_end_game(interp: StepKit, state: Situation, ctx: Context, clause: Clause,
                args: dict[str, Any], rule: str) -> None:
     game = state.games[_role(ctx, args["game"])]
     if args["result"] == "restarted":
@@ -104,7 +104,7 @@ def g_end_game(interp: Interpreter, state: Situation, ctx: Context, clause: Clau
                  [Change(game.id, "ended", after=result.describe())])
 
 
-def g_destroy_zones(interp: Interpreter, state: Situation, ctx: Context, clause: Clause,
+def g_destroy_zones(interp: StepKit, state: Situation, ctx: Context, clause: Clause,
                     args: dict[str, Any], rule: str) -> None:
     game_id = _role(ctx, args["_"])
     changes: list[Change] = []
@@ -121,7 +121,7 @@ def g_destroy_zones(interp: Interpreter, state: Situation, ctx: Context, clause:
     interp._note(ctx, clause, rule, f"the zones of {game_id} cease to exist", changes)
 
 
-def g_shuffle(interp: Interpreter, state: Situation, ctx: Context, clause: Clause,
+def g_shuffle(interp: StepKit, state: Situation, ctx: Context, clause: Clause,
               args: dict[str, Any], rule: str) -> None:
     game_id = ctx.roles.get(args["game"])
     zones = [z for z in state.zones if z.game == game_id and z.kind == args["zone"]]
@@ -144,7 +144,7 @@ def advance(game: Game, stage: str) -> Change:
     return Change(game.id, "stage", before, stage)
 
 
-def g_starting_player(interp: Interpreter, state: Situation, ctx: Context, clause: Clause,
+def g_starting_player(interp: StepKit, state: Situation, ctx: Context, clause: Clause,
                       args: dict[str, Any], rule: str) -> None:
     game = state.games[_role(ctx, args["game"])]
     reached = advance(game, "starting-player")  # 103.1: the first stage of a game's start
@@ -170,7 +170,7 @@ _STAGE_TEXT = {
 }
 
 
-def g_procedure(interp: Interpreter, state: Situation, ctx: Context, clause: Clause,
+def g_procedure(interp: StepKit, state: Situation, ctx: Context, clause: Clause,
                 args: dict[str, Any], rule: str) -> None:
     game = state.games[_role(ctx, args["game"])]
     before = game.stage
@@ -181,7 +181,7 @@ def g_procedure(interp: Interpreter, state: Situation, ctx: Context, clause: Cla
     interp._note(ctx, clause, rule, text, [reached])
 
 
-def g_short_library(interp: Interpreter, state: Situation, ctx: Context, clause: Clause,
+def g_short_library(interp: StepKit, state: Situation, ctx: Context, clause: Clause,
                     args: dict[str, Any], rule: str) -> None:
     game = state.games[_role(ctx, args["game"])]
     minimum = int(args["minimum"])
@@ -193,7 +193,7 @@ def g_short_library(interp: Interpreter, state: Situation, ctx: Context, clause:
     interp._note(ctx, clause, rule, text, [Change(p, "will lose") for p in game.doomed])
 
 
-def g_cease_player_counters(interp: Interpreter, state: Situation, ctx: Context, clause: Clause,
+def g_cease_player_counters(interp: StepKit, state: Situation, ctx: Context, clause: Clause,
                             args: dict[str, Any], rule: str) -> None:
     game_id = _role(ctx, args["_"])
     keys = [k for k in state.player_counters if k[0] == game_id]
@@ -205,7 +205,7 @@ def g_cease_player_counters(interp: Interpreter, state: Situation, ctx: Context,
                  changes)
 
 
-def g_copy_player_counters(interp: Interpreter, state: Situation, ctx: Context, clause: Clause,
+def g_copy_player_counters(interp: StepKit, state: Situation, ctx: Context, clause: Clause,
                            args: dict[str, Any], rule: str) -> None:
     source, target = _role(ctx, args["from"]), _role(ctx, args["to"])
     changes: list[Change] = []
@@ -218,7 +218,7 @@ def g_copy_player_counters(interp: Interpreter, state: Situation, ctx: Context, 
                  changes)
 
 
-def g_finish_resolving(interp: Interpreter, state: Situation, ctx: Context, clause: Clause,
+def g_finish_resolving(interp: StepKit, state: Situation, ctx: Context, clause: Clause,
                        args: dict[str, Any], rule: str) -> None:
     game = state.games[_role(ctx, args["_"])]
     creator = ctx.creator
@@ -241,7 +241,7 @@ def g_finish_resolving(interp: Interpreter, state: Situation, ctx: Context, clau
     interp._note(ctx, clause, rule, f"{creator} finishes resolving in {game.id}", changes)
 
 
-def g_release_triggers(interp: Interpreter, state: Situation, ctx: Context, clause: Clause,
+def g_release_triggers(interp: StepKit, state: Situation, ctx: Context, clause: Clause,
                        args: dict[str, Any], rule: str) -> None:
     game = state.games[_role(ctx, args["_"])]
     changes: list[Change] = []
@@ -263,7 +263,7 @@ def g_release_triggers(interp: Interpreter, state: Situation, ctx: Context, clau
                  changes)
 
 
-def g_queue_leave_triggers(interp: Interpreter, state: Situation, ctx: Context, clause: Clause,
+def g_queue_leave_triggers(interp: StepKit, state: Situation, ctx: Context, clause: Clause,
                            args: dict[str, Any], rule: str) -> None:
     game_id = ctx.roles.get(args["_"])
     if game_id is None or ctx.brought is None or ctx.brought_from is None:
@@ -292,7 +292,7 @@ def g_queue_leave_triggers(interp: Interpreter, state: Situation, ctx: Context, 
                  f"leaving wait until {game_id} resumes", changes)
 
 
-def g_inherit(interp: Interpreter, state: Situation, ctx: Context, clause: Clause,
+def g_inherit(interp: StepKit, state: Situation, ctx: Context, clause: Clause,
               args: dict[str, Any], rule: str) -> None:
     old_id, new_id = ctx.roles.get(args["from"]), ctx.roles.get(args["to"])
     if new_id is None or new_id not in state.games or old_id is None:
@@ -308,7 +308,7 @@ def g_inherit(interp: Interpreter, state: Situation, ctx: Context, clause: Claus
                  [Change(new_id, "replaces", old_id, new.parent or "root")])
 
 
-def g_further_instructions(interp: Interpreter, state: Situation, ctx: Context, clause: Clause,
+def g_further_instructions(interp: StepKit, state: Situation, ctx: Context, clause: Clause,
                            args: dict[str, Any], rule: str) -> None:
     game_id = _role(ctx, args["_"])
     changes: list[Change] = []
@@ -335,12 +335,12 @@ def g_further_instructions(interp: Interpreter, state: Situation, ctx: Context, 
                  changes)
 
 
-def g_permit(interp: Interpreter, state: Situation, ctx: Context, clause: Clause,
+def g_permit(interp: StepKit, state: Situation, ctx: Context, clause: Clause,
              args: dict[str, Any], rule: str) -> None:
     """Permissions act through the events that consult them (`_uses`)."""
 
 
-def g_forbid(interp: Interpreter, state: Situation, ctx: Context, clause: Clause,
+def g_forbid(interp: StepKit, state: Situation, ctx: Context, clause: Clause,
              args: dict[str, Any], rule: str) -> None:
     """Prohibitions act through the events that consult them (`_uses`)."""
 
@@ -348,7 +348,7 @@ def g_forbid(interp: Interpreter, state: Situation, ctx: Context, clause: Clause
 # Each game step, by the rulebook's action name (`language.GAME_ACTIONS`): a function of
 # the interpreter, the situation, the event's context, the clause, the step's arguments
 # and the clause's citation.
-GAME_STEPS: dict[str, Callable[[Interpreter, Situation, Context, Clause, dict[str, Any], str],
+GAME_STEPS: dict[str, Callable[[StepKit, Situation, Context, Clause, dict[str, Any], str],
                                None]] = {
     "create-game": g_create_game,
     "suspend": g_suspend,

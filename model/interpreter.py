@@ -6,11 +6,13 @@ of every clause acting on that event, in rulebook order, recording each in the t
 its clause and CR number. In-game actions follow the general rules directly. The input
 situation is never changed: `run` works on a copy.
 
-This module holds the interpreter itself: what an event binds (`Context`, `Bound`), what
-it leads to (`Outcome`), the dispatch, the trace and the helpers the steps share. The steps
-stand beside it, cut along the rules' seams as the encoder in `proofs/` is:
-`event_steps` (the rule-defined events), `actions` (the in-game actions), `game_steps` (the
-rulebook's game steps, by action name) and `object_steps` (selection and the object steps).
+This module holds the interpreter itself: what an event leads to (`Outcome`) and the
+dispatch. What every step is handed (the event's `Context`, and the trace, citations and
+checks of `StepKit`, which `Interpreter` extends) is `model.context`'s. The steps stand
+beside it, cut along the rules' seams as the encoder in `proofs/encoding/` is: `event_steps`
+(the rule-defined events), `actions` (the in-game actions), `game_steps` (the rulebook's
+game steps, by action name) and `object_steps` (selection and the object steps). They know
+`StepKit`, never this module: the imports run one way.
 """
 
 from __future__ import annotations
@@ -19,20 +21,19 @@ import gc
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Any
 
 from .actions import DEFAULT_ZONE, IN_GAME_ACTIONS
 from .choices import Chooser, SeededChooser
+from .context import Bound, Context, StepKit
 from .errors import IllegalEvent
 from .event_steps import EVENT_STEPS
 from .events import Event, check_event
 from .game_steps import GAME_STEPS, in_range
 from .language import Clause, Step, games_acted_on
 from .object_steps import object_step
-from .objects import DECK_OF, NONTRADITIONAL_ZONES, PLAYER_ZONES, GameObject, ZoneRef
 from .rulebook import Rulebook, official
-from .state import Game, Situation
-from .trace import Change, TraceStep
+from .state import Situation
+from .trace import TraceStep
 
 # `DEFAULT_ZONE` (actions) and `in_range` (game_steps) are imported from here elsewhere.
 __all__ = ["DEFAULT_ZONE", "Bound", "Context", "Interpreter", "Outcome", "in_range"]
@@ -40,34 +41,6 @@ __all__ = ["DEFAULT_ZONE", "Bound", "Context", "Interpreter", "Outcome", "in_ran
 # Every event the interpreter runs, by event name: the rule-defined events, then the
 # in-game actions.
 _EVENTS = {**EVENT_STEPS, **IN_GAME_ACTIONS}
-
-
-@dataclass
-class Context:
-    """What one event binds: its game roles and arguments."""
-
-    event: Event
-    index: int
-    roles: dict[str, str | None]
-    exempt: frozenset[str] = frozenset()
-    controller: str | None = None
-    creator: str | None = None
-    brought: str | None = None
-    brought_from: ZoneRef | None = None
-    brought_controller: str | None = None  # its controller in the game it came from
-    trace: list[TraceStep] = field(default_factory=list)
-
-
-@dataclass(frozen=True)
-class Bound:
-    """What one event bound: its game roles and parameters (for invariant checks)."""
-
-    roles: dict[str, str]
-    controller: str | None
-    exempt: frozenset[str]
-    creator: str | None
-    card: str | None
-    then_battlefield: bool
 
 
 @dataclass
@@ -97,7 +70,7 @@ def _without_cycle_collection() -> Iterator[None]:
             gc.enable()
 
 
-class Interpreter:
+class Interpreter(StepKit):
     """Executes events under one rulebook, in one edition's numbering, with one chooser."""
 
     def __init__(self, rulebook: Rulebook | None = None, chooser: Chooser | None = None,
@@ -186,97 +159,3 @@ class Interpreter:
                        f"exists: {step.action} does nothing")
             return
         GAME_STEPS[step.action](self, state, ctx, clause, step.args, rule)
-
-    # ---- trace --------------------------------------------------------------------------
-
-    def _note(self, ctx: Context, clause: Clause | None, rule: str, text: str,
-              changes: list[Change] | None = None) -> None:
-        ctx.trace.append(TraceStep(ctx.index, clause.name if clause else None, rule, text,
-                                   tuple(changes or ())))
-
-    def _cite(self, clause: Clause) -> str:
-        return clause.cite(self.edition)
-
-    def _uses(self, ctx: Context, clause: Clause | None, text: str) -> None:
-        """Record in the trace that the event relied on a clause's permission."""
-        if clause is not None:
-            self._note(ctx, clause, self._cite(clause), text)
-
-    # ---- helpers shared by the steps ----------------------------------------------------
-
-    @staticmethod
-    def _objects_of_game(state: Situation, game_id: str | None) -> list[str]:
-        if game_id is None:
-            return []
-        return [o for z in state.zones_in_order(game_id) for o in state.zones[z]]
-
-    @staticmethod
-    def _reset_on_move(obj: GameObject) -> None:
-        """A moved object is a new object (CR 400.7): counters, phasing, effects are gone, and
-        so is the record of what exiled it. (The cards it exiled stay exiled with it: an
-        ability of it already on the stack still refers to them, 112.7a, 607.2a.)"""
-        if obj.counters:  # an empty one is its own already (`clone`): kept, not remade
-            obj.counters = {}
-        obj.phased_out = False
-        if obj.affected_by:
-            obj.affected_by = []
-        obj.controller = obj.owner if obj.is_card else obj.controller
-        obj.since_first_turn = False
-        obj.exiled_with = None
-
-    @staticmethod
-    def _player_in(player: Any, game: Game, what: str) -> str:
-        if player not in game.players:
-            raise IllegalEvent(f"{what}: {player!r} is not a player in {game.id} "
-                               f"({', '.join(game.players)})")
-        return str(player)
-
-    @staticmethod
-    def _object_in(state: Situation, obj_id: Any, game: Game, what: str) -> GameObject:
-        if obj_id not in state.objects:
-            raise IllegalEvent(f"{what}: no object {obj_id!r}")
-        if state.where[obj_id].game != game.id:
-            raise IllegalEvent(f"{what}: {obj_id} is in {state.where[obj_id]}, not in the active "
-                               f"game {game.id} (CR 728.4: only the active game acts)")
-        return state.objects[obj_id]
-
-    @staticmethod
-    def _zone_in(state: Situation, path: Any, game: Game, obj: GameObject) -> ZoneRef:
-        from .objects import parse_zone
-
-        try:
-            zone = parse_zone(str(path))
-        except ValueError as err:
-            raise IllegalEvent(str(err)) from None
-        if zone.is_outside:
-            if not obj.is_card or zone.player != obj.owner:
-                raise IllegalEvent(f"only a card can go outside the game, and only its "
-                                   f"owner's: {path}")
-            state.outside(obj.owner)
-            return zone
-        if zone.game != game.id:
-            raise IllegalEvent(f"{path} is not a zone of the active game {game.id}")
-        if obj.is_card and zone.kind == "effects":
-            raise IllegalEvent(f"{path}: a card is never among a game's effects")
-        zone = Interpreter._card_zone(zone, game, obj)
-        if zone.kind != "deck" and zone not in state.zones:
-            raise IllegalEvent(f"{path} does not exist")
-        return zone
-
-    @staticmethod
-    def _card_zone(zone: ZoneRef, game: Game, obj: GameObject) -> ZoneRef:
-        """Where a card actually goes: its owner's library, hand or graveyard (400.3); a
-        supplementary deck only for its own cards; a library never for a nontraditional one."""
-        if obj.is_card and zone.kind in (*PLAYER_ZONES, "deck") and zone.player != obj.owner:
-            zone = ZoneRef(zone.game, zone.kind, obj.owner, zone.deck)
-        if zone.player is not None and zone.player not in game.players:
-            raise IllegalEvent(f"{zone}: {zone.player} is not a player in {game.id}")
-        if obj.is_card and zone.kind in (*PLAYER_ZONES, "stack") and not obj.traditional:
-            raise IllegalEvent(f"{obj.id} is a {obj.card_type} card: never in a {zone.kind} "
-                               "(108.2a)")
-        if zone.kind == "deck" and (not obj.is_card or DECK_OF.get(obj.card_type) != zone.deck):
-            raise IllegalEvent(f"{obj.id} does not belong in a {zone.deck} deck")
-        if obj.is_card and zone.kind not in NONTRADITIONAL_ZONES.get(obj.card_type, (zone.kind,)):
-            raise IllegalEvent(f"{obj.id} is a {obj.card_type} card: never in a {zone.kind} "
-                               "(309.2c, 311.2, 312.2, 313.2, 314.2, 315.3, 717.6)")
-        return zone

@@ -26,10 +26,10 @@ from .state import Situation
 from .trace import Change
 
 if TYPE_CHECKING:
-    from .interpreter import Context, Interpreter
+    from .context import Context, StepKit
 
 
-def object_step(interp: Interpreter, state: Situation, ctx: Context, clause: Clause, step: Step,
+def object_step(interp: StepKit, state: Situation, ctx: Context, clause: Clause, step: Step,
                 rule: str) -> None:
     """Run an object step: select the objects of the step's game that match its selector, in the
     order they stand in that game's zones, and make each cease to exist, set its status or
@@ -53,7 +53,7 @@ def object_step(interp: Interpreter, state: Situation, ctx: Context, clause: Cla
                  step.describe() + " (nothing selected)", changes)
 
 
-def _act(interp: Interpreter, state: Situation, ctx: Context, step: Step,
+def _act(interp: StepKit, state: Situation, ctx: Context, step: Step,
          obj: GameObject) -> Change:
     """`cease`, `set` or `move-to` on one selected object: the change it makes."""
     if step.action == "cease":
@@ -73,7 +73,7 @@ def _act(interp: Interpreter, state: Situation, ctx: Context, step: Step,
     return move_object(interp, state, ctx, step.select, step.to, obj)
 
 
-def move_object(interp: Interpreter, state: Situation, ctx: Context, sel: Selector,
+def move_object(interp: StepKit, state: Situation, ctx: Context, sel: Selector,
                 dest: Destination, obj: GameObject) -> Change:
     """Move one selected object to the step's destination (`destination`).
 
@@ -104,7 +104,7 @@ def move_object(interp: Interpreter, state: Situation, ctx: Context, sel: Select
     return Change(obj.id, "moved", str(here), str(target))
 
 
-def copy_card(interp: Interpreter, state: Situation, ctx: Context, sel: Selector,
+def copy_card(interp: StepKit, state: Situation, ctx: Context, sel: Selector,
               dest: Destination, card: GameObject, names: Iterator[str]) -> Change:
     """`copy-to` for one selected object: a card gets a new object, named by `names`, at the
     step's destination (`destination`), and stays where it is.
@@ -214,7 +214,7 @@ def _arrive(state: Situation, ctx: Context, dest: Destination, obj: GameObject,
 
 def selected(state: Situation, ctx: Context, sel: Selector) -> list[str]:
     """The objects of the selector's game that match it (`matches`), in the order they
-    stand in that game's zones (`Interpreter._objects_of_game`'s order).
+    stand in that game's zones (`StepKit._objects_of_game`'s order).
 
     Only what can match is looked at: a zone that the selector's zones rule out is skipped
     whole (each object is in the zone that `state.where` names, 400.1), and where the

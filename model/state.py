@@ -211,7 +211,7 @@ class Situation:
         This is the one notion of "a new object" (CR 109.1, 400.7: an object that comes into
         being is a new object, with no history): a name outside this set, and only such a
         name, may be given to an object that is created, as the z3 encoding assumes too
-        (`proofs.encode.Encoder.fresh_object`)."""
+        (`proofs.encoding.encoder.Encoder.fresh_object`)."""
         used = set(self.objects) | set(self.games) | {e.id for e in self.ended}
         used |= {z.game for z in self.zones if z.game is not None}
         used |= {g for g, _ in self.player_counters}

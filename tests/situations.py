@@ -10,6 +10,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 import tomli_w
+from shahrazad.model.amendment import parse_amendment
 from shahrazad.model.choices import Chooser
 from shahrazad.model.events import Event
 from shahrazad.model.interpreter import Interpreter, Outcome
@@ -17,7 +18,6 @@ from shahrazad.model.objects import parse_zone
 from shahrazad.model.rulebook import Rulebook, official
 from shahrazad.model.scenario import parse_scenario, situation_data
 from shahrazad.model.state import Game, Situation
-from shahrazad.proofs.amendment import parse_amendment
 
 
 def _keys(kw: dict[str, Any]) -> dict[str, Any]:

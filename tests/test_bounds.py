@@ -9,9 +9,10 @@ from pathlib import Path
 
 import pytest
 from shahrazad.invariants.catalog import by_id
+from shahrazad.model.amendment import load_amendment
 from shahrazad.model.rulebook import official
-from shahrazad.proofs.amendment import load_amendment
-from shahrazad.proofs.verify import Obligation, Status, prove, rules_bound
+from shahrazad.proofs.solving.obligations import Obligation, Status
+from shahrazad.proofs.verdicts.prove import prove, rules_bound
 
 REGRESSIONS = Path(__file__).resolve().parent / "regressions"
 SHORT = Obligation(by_id("start.short-library-loses"), "start-subgame")

@@ -1,4 +1,4 @@
-"""The cache of proofs (`proofs.cache`, `verify --cache`): the key changes with each thing
+"""The cache of proofs (`proofs.solving.cache`, `verify --cache`): the key changes with each thing
 a proof depends on and with nothing else; a warm run answers each cached proof from the
 cache with the answers and order of the cold run, and says so; refutations are never
 kept; a file that is not a proof is a miss, and is written again."""
@@ -14,11 +14,12 @@ from typing import Any
 import pytest
 from jsonschema import Draft202012Validator
 from shahrazad.invariants import lang
+from shahrazad.model.amendment import load_amendment
 from shahrazad.model.rulebook import official
-from shahrazad.proofs import cache as cache_module
-from shahrazad.proofs.amendment import load_amendment
-from shahrazad.proofs.cache import ResultCache, key
-from shahrazad.proofs.verify import Confirmation, Obligation, Result, Status, obligations, verify
+from shahrazad.proofs.solving import cache as cache_module
+from shahrazad.proofs.solving.cache import ResultCache, key
+from shahrazad.proofs.solving.obligations import Confirmation, Obligation, Result, Status, obligations
+from shahrazad.proofs.verdicts.run import verify
 
 from shahrazad import schemas
 from shahrazad.cli import main
@@ -102,7 +103,7 @@ def test_the_prover_digest_reads_the_installed_code(monkeypatch: pytest.MonkeyPa
     assert len(digest) == 64
     names = [name for package in cache_module.PROVER_PACKAGES for name, _ in
              cache_module._files(cache_module.resources.files(package), package)]
-    assert "shahrazad.proofs/verify.py" in names and "shahrazad.model/rulebook.toml" in names
+    assert "shahrazad.proofs/verdicts/prove.py" in names and "shahrazad.model/rulebook.toml" in names
     assert "shahrazad.invariants/catalog.py" in names
     assert not any("__pycache__" in name for name in names)
     monkeypatch.setattr(cache_module, "PROVER_SUFFIXES", (".py",))

@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 from shahrazad.invariants.catalog import by_id
+from shahrazad.model.amendment import load_amendment
 from shahrazad.model.errors import InputError
 from shahrazad.model.events import Event
 from shahrazad.model.interpreter import Interpreter
@@ -24,10 +25,10 @@ from shahrazad.model.rulebook import Rulebook, official
 from shahrazad.model.scenario import Scenario, parse_scenario
 from shahrazad.model.state import Situation
 from shahrazad.model.strategies import situations
-from shahrazad.proofs.amendment import load_amendment
-from shahrazad.proofs.conformance import conform
-from shahrazad.proofs.reach import is_beginning
-from shahrazad.proofs.verify import Obligation, Status, prove
+from shahrazad.proofs.evidence.conformance import conform
+from shahrazad.proofs.evidence.reach import is_beginning
+from shahrazad.proofs.solving.obligations import Obligation, Status
+from shahrazad.proofs.verdicts.prove import prove
 
 from tests.situations import with_step
 

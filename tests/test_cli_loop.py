@@ -29,7 +29,7 @@ def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
 
 def test_one_proof_run_writes_every_report(capsys: pytest.CaptureFixture[str], tmp_path: Path,
                                            monkeypatch: pytest.MonkeyPatch) -> None:
-    from shahrazad.proofs import obligations as proofs
+    from shahrazad.proofs.verdicts import run as proofs
 
     runs: list[int] = []
     real = proofs.verify
@@ -187,7 +187,7 @@ def test_unwritable_output_is_one_line(capsys: pytest.CaptureFixture[str], tmp_p
 
 
 class _Result:
-    class obligation:  # noqa: N801 - the shape of proofs.verify.Result
+    class obligation:  # noqa: N801 - the shape of proofs.solving.obligations.Result
         name = "end.cards-conserved@end-subgame"
 
     class status:  # noqa: N801
@@ -222,7 +222,7 @@ def test_did_you_mean_in_an_amendment(capsys: pytest.CaptureFixture[str], tmp_pa
 @pytest.mark.slow  # moved behind slow to keep the quick suite quick (issue 9)
 def test_check_rules_reports_progress() -> None:
     from shahrazad.model.rulebook import official
-    from shahrazad.proofs.rules_check import FATE, fates
+    from shahrazad.proofs.analyses.rules_check import FATE, fates
 
     ticks: list[Any] = []
     found = fates(official(), tick=ticks.append)
@@ -249,8 +249,8 @@ def test_recorded_rules_replay_through_a_symbolic_link(capsys: pytest.CaptureFix
 
 def test_amend_decides_both_rulebooks_only_where_the_amendment_changes_them(
         capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
-    from shahrazad.proofs import obligations as proofs
-    from shahrazad.proofs import semantic
+    from shahrazad.proofs.analyses import semantic
+    from shahrazad.proofs.verdicts import run as proofs
 
     asked: list[list[tuple[str, str]]] = []
 

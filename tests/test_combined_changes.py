@@ -37,14 +37,14 @@ from pathlib import Path
 
 import pytest
 from shahrazad.invariants.catalog import by_id
+from shahrazad.model.amendment import load_amendment
 from shahrazad.model.errors import IllegalEvent
 from shahrazad.model.events import Event
 from shahrazad.model.interpreter import Interpreter
 from shahrazad.model.rulebook import Rulebook, official
 from shahrazad.model.scenario import load_scenario, parse_scenario
-from shahrazad.proofs import conformance
-from shahrazad.proofs.amendment import load_amendment
-from shahrazad.proofs.obligations import Obligation, Status
+from shahrazad.proofs.evidence import conformance
+from shahrazad.proofs.solving.obligations import Obligation, Status
 
 HERE = Path(__file__).resolve().parent
 REGRESSIONS = HERE / "regressions"
@@ -92,7 +92,7 @@ def test_an_ended_main_game_that_does_not_resume_conforms() -> None:
 
 
 def test_f1_no_longer_faults_and_refutes_what_it_breaks() -> None:
-    from shahrazad.proofs.verify import prove
+    from shahrazad.proofs.verdicts.prove import prove
 
     rulebook = _amended("f1-end-main-as-subgame-ends.amendment.toml")
     status = prove(rulebook, Obligation(by_id("structure.status"), "end-subgame"))
@@ -114,7 +114,7 @@ def test_a_restart_of_an_outermost_game_that_names_its_main_game_is_refused_by_b
 
 
 def test_f3_a_restart_stays_possible_where_there_is_a_main_game() -> None:
-    from shahrazad.proofs.verify import prove
+    from shahrazad.proofs.verdicts.prove import prove
 
     rulebook = _amended("f3-new-game-of-main-players.amendment.toml")
     result = prove(rulebook, Obligation(by_id("possible.restart"), "restart"))
@@ -122,7 +122,7 @@ def test_f3_a_restart_stays_possible_where_there_is_a_main_game() -> None:
 
 
 def test_the_trace_builder_says_why_two_active_games_stop_it() -> None:
-    from shahrazad.proofs.reach import Unreachable, _Builder
+    from shahrazad.proofs.evidence.reach import Unreachable, _Builder
 
     situation = parse_scenario(THREE_DEEP, file="<three deep>").situation
     builder = _Builder(situation, official(), 0)
@@ -134,7 +134,7 @@ def test_the_trace_builder_says_why_two_active_games_stop_it() -> None:
 
 
 def test_an_error_of_the_tool_costs_one_obligation(monkeypatch: pytest.MonkeyPatch) -> None:
-    from shahrazad.proofs import verify
+    from shahrazad.proofs.verdicts import prove as verify
 
     obligations = [Obligation(by_id("structure.one-active-game"), "turn"),
                    Obligation(by_id("structure.status"), "turn")]
@@ -159,7 +159,7 @@ def test_an_error_of_the_tool_costs_one_obligation(monkeypatch: pytest.MonkeyPat
 
 @pytest.mark.slow  # about 6 s (the fault tries 20 counterexamples); `.ci/run` runs it
 def test_f4_the_run_ends_with_a_fault_not_an_internal_error() -> None:
-    from shahrazad.proofs.verify import prove
+    from shahrazad.proofs.verdicts.prove import prove
 
     rulebook = _amended("f4-main-cards-restarted-no-suspend.amendment.toml")
     result = prove(rulebook, Obligation(by_id("restart.main-unaffected"), "restart"))
@@ -202,7 +202,7 @@ by = "Ann"
 
 
 def test_a_smaller_counterexample_takes_what_acted_on_a_removed_player_with_them() -> None:
-    from shahrazad.proofs.counterexample import _smaller, canonical
+    from shahrazad.proofs.evidence.counterexample import _smaller, canonical
 
     scenario = parse_scenario(EFFECT_ON_EVERYONE, file="<effects>")
     variants = _smaller(scenario)
@@ -219,9 +219,9 @@ def test_f5_an_impossibility_is_shown_on_the_way_when_its_situation_cannot_be_re
     is the first subgame: the situation where the official rules allow a second one cannot
     be reached. The refutation shows the first event on the official rules' way there that
     this rulebook refuses, reached and replayed, instead of a fault."""
-    from shahrazad.proofs.counterexample import replay_refusal
-    from shahrazad.proofs.reach import impossible, replay_reached
-    from shahrazad.proofs.verify import prove
+    from shahrazad.proofs.evidence.counterexample import replay_refusal
+    from shahrazad.proofs.evidence.reach import impossible, replay_reached
+    from shahrazad.proofs.verdicts.prove import prove
 
     rulebook = _amended("f5-no-clause-creates-the-subgame.amendment.toml")
     invariant = by_id("possible.nested-subgame")
@@ -243,7 +243,7 @@ def test_f6_an_impossibility_is_shown_where_the_way_leaves_the_legal_situations(
     situation has a subgame in it. The refutation of the nested subgame shows that event,
     reached, with what is wrong after it."""
     from shahrazad.invariants.structure import catalog_problems
-    from shahrazad.proofs.verify import prove
+    from shahrazad.proofs.verdicts.prove import prove
 
     rulebook = _amended("f6-no-nesting-no-first-turn.amendment.toml")
     result = prove(rulebook, Obligation(by_id("possible.nested-subgame"), "start-subgame"))
@@ -264,7 +264,7 @@ def test_f7_a_way_that_the_rulebook_itself_makes_illegal_is_no_fault_of_the_tool
     that has not begun (structure.games-begun, refuted at start-subgame), so a counterexample
     at the end of a subgame has no legal way to it. That is unknown, with the event named,
     not a fault of this tool."""
-    from shahrazad.proofs.verify import prove
+    from shahrazad.proofs.verdicts.prove import prove
 
     rulebook = _amended("f7-first-turn-in-the-main-game.amendment.toml")
     begun = prove(rulebook, Obligation(by_id("structure.games-begun"), "start-subgame"))

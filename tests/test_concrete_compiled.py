@@ -59,7 +59,7 @@ from shahrazad.model.objects import OBJECT_KINDS, ZONE_KINDS, ZoneRef
 from shahrazad.model.scenario import parse_scenario
 from shahrazad.model.state import Situation
 from shahrazad.model.strategies import events, situations
-from shahrazad.proofs.counterexample import binding_of
+from shahrazad.proofs.evidence.counterexample import binding_of
 
 COMPARED = settings(max_examples=30, deadline=None, derandomize=True,
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,

@@ -14,9 +14,12 @@ import pytest
 import z3
 from shahrazad.invariants.catalog import by_id
 from shahrazad.model.rulebook import official
-from shahrazad.proofs import cvc5_backend
-from shahrazad.proofs.confirm import confirm
-from shahrazad.proofs.verify import Encodings, Obligation, Status, obligations, prove, verify
+from shahrazad.proofs.solving import cvc5_backend
+from shahrazad.proofs.solving.confirm import confirm
+from shahrazad.proofs.solving.obligations import Obligation, Status, obligations
+from shahrazad.proofs.solving.queries import Encodings
+from shahrazad.proofs.verdicts.prove import prove
+from shahrazad.proofs.verdicts.run import verify
 
 from shahrazad.cli import main
 

@@ -1,5 +1,5 @@
 """Transition conformance: on each concrete step, the event's z3 transition relation
-admits exactly the interpreter's post-state (`proofs.conformance`): every attribute of every
+admits exactly the interpreter's post-state (`proofs.evidence.conformance`): every attribute of every
 element, not only what the invariants look at.
 
 Every step of every example and every step of every situation of one player, one card and
@@ -25,7 +25,8 @@ from shahrazad.model.events import Event
 from shahrazad.model.interpreter import Interpreter
 from shahrazad.model.rulebook import official
 from shahrazad.model.scenario import load_scenario, parse_scenario
-from shahrazad.proofs import conformance, object_steps
+from shahrazad.proofs.encoding import object_steps
+from shahrazad.proofs.evidence import conformance
 
 EXAMPLES = sorted((Path(__file__).resolve().parent.parent / "examples").glob("*.toml"))
 QUICK = ["subgame.bring-in.leave-triggers", "subgame.separate-effects"]

@@ -18,6 +18,7 @@ from typing import Any
 import pytest
 from shahrazad.invariants.catalog import by_id
 from shahrazad.invariants.structure import catalog_problems, problems
+from shahrazad.model.amendment import load_amendment
 from shahrazad.model.errors import InputError
 from shahrazad.model.events import Event
 from shahrazad.model.interpreter import Interpreter
@@ -25,11 +26,11 @@ from shahrazad.model.language import LanguageError, parse_step
 from shahrazad.model.rulebook import Rulebook, official
 from shahrazad.model.scenario import parse_scenario, situation_data
 from shahrazad.model.state import Situation
-from shahrazad.proofs.amendment import load_amendment
-from shahrazad.proofs.conformance import conform
-from shahrazad.proofs.difference import difference
-from shahrazad.proofs.reach import is_beginning
-from shahrazad.proofs.verify import Obligation, Status, prove
+from shahrazad.proofs.analyses.difference import difference
+from shahrazad.proofs.evidence.conformance import conform
+from shahrazad.proofs.evidence.reach import is_beginning
+from shahrazad.proofs.solving.obligations import Obligation, Status
+from shahrazad.proofs.verdicts.prove import prove
 
 from tests.situations import at, build, card, game, ids, obj, with_step
 

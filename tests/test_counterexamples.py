@@ -32,11 +32,11 @@ from pathlib import Path
 import pytest
 from shahrazad.invariants.catalog import by_id
 from shahrazad.invariants.structure import catalog_problems
+from shahrazad.model.amendment import load_amendment
 from shahrazad.model.rulebook import official
 from shahrazad.model.scenario import Scenario, load_scenario, parse_scenario
-from shahrazad.proofs.amendment import load_amendment
-from shahrazad.proofs.explicit import search
-from shahrazad.proofs.reach import is_beginning, refuted, replay_reached
+from shahrazad.proofs.evidence.explicit import search
+from shahrazad.proofs.evidence.reach import is_beginning, refuted, replay_reached
 
 ROOT = Path(__file__).resolve().parent.parent
 AMENDMENTS = sorted(glob.glob(str(ROOT / "examples" / "amendments" / "*.toml")))
@@ -105,7 +105,8 @@ def test_every_refutation_is_legal_reached_and_the_same_every_time(
 @pytest.mark.slow
 @pytest.mark.parametrize("name", SMALL)
 def test_no_smaller_counterexample_exists(name: str) -> None:
-    from shahrazad.proofs.verify import Status, verify
+    from shahrazad.proofs.solving.obligations import Status
+    from shahrazad.proofs.verdicts.run import verify
 
     amendment = load_amendment(ROOT / "examples" / "amendments" / f"{name}.toml")
     rulebook = amendment.apply(official())
@@ -153,7 +154,7 @@ def load_data(data: dict[str, object]) -> Scenario:
 def test_the_minimiser_drops_links_and_types_that_do_not_matter() -> None:
     """What exiled a card and a card's types are details like counters: a counterexample
     keeps them only where they matter."""
-    from shahrazad.proofs.counterexample import shrink
+    from shahrazad.proofs.evidence.counterexample import shrink
 
     from tests.situations import build, card
 
@@ -177,7 +178,7 @@ def test_the_minimiser_counts_counters_by_one_where_one_does() -> None:
     poison counters, say): a counterexample keeps one (or removes one) where one does as
     well, and keeps the number where it matters."""
     from shahrazad.model.events import Event
-    from shahrazad.proofs.counterexample import shrink
+    from shahrazad.proofs.evidence.counterexample import shrink
 
     from tests.situations import build
 

@@ -452,7 +452,7 @@ def test_a_difference_in_a_game_is_cited_to_the_clause_that_writes_it() -> None:
 def test_a_zone_filled_after_its_shuffle_keeps_its_order() -> None:
     """Under an amendment that puts exempt cards at the bottom of the new library after the
     shuffle, the library is no set: a card on top instead is a divergence."""
-    from shahrazad.proofs.amendment import parse_amendment
+    from shahrazad.model.amendment import parse_amendment
 
     amendment = parse_amendment('''
 title = "exempt cards go to the bottom of the new library, after the shuffle"

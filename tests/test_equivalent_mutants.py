@@ -23,8 +23,9 @@ from shahrazad.model.interpreter import Interpreter
 from shahrazad.model.rulebook import OFFICIAL_NAME, Rulebook, official, parse_rulebook
 from shahrazad.model.scenario import parse_scenario, situation_data
 from shahrazad.model.state import Situation
-from shahrazad.proofs.encode import Transition, encode_event
-from shahrazad.proofs.symbolic import TermEncoder, Universe
+from shahrazad.proofs.encoding.encode import encode_event
+from shahrazad.proofs.encoding.encoder import Transition
+from shahrazad.proofs.encoding.symbolic import TermEncoder, Universe
 
 OFFICIAL_TEXT = resources.files("shahrazad.model").joinpath(OFFICIAL_NAME).read_text(
     encoding="utf-8")

@@ -15,14 +15,14 @@ import pytest
 from shahrazad.invariants.catalog import by_id
 from shahrazad.invariants.concrete import Evaluator
 from shahrazad.invariants.structure import problems
+from shahrazad.model.amendment import load_amendment
 from shahrazad.model.choices import SeededChooser
 from shahrazad.model.errors import IllegalEvent, InputError
 from shahrazad.model.interpreter import Interpreter
 from shahrazad.model.rulebook import official
 from shahrazad.model.scenario import load_scenario
 from shahrazad.model.state import Situation
-from shahrazad.proofs.amendment import load_amendment
-from shahrazad.proofs.counterexample import binding_of
+from shahrazad.proofs.evidence.counterexample import binding_of
 
 REGRESSIONS = Path(__file__).resolve().parent / "regressions"
 
@@ -93,7 +93,7 @@ def test_the_seating_of_a_counterexample_puts_exactly_the_near_players_in_range(
     within the controller's range are within it and the others beyond it (CR 801.2); only
     an odd number of near players needs one more in range, a player who owns nothing."""
     from shahrazad.model.game_steps import in_range
-    from shahrazad.proofs.counterexample import seating
+    from shahrazad.proofs.evidence.counterexample import seating
 
     close = [f"N{i}" for i in range(near)]
     away = [f"A{i}" for i in range(far)]
@@ -109,9 +109,9 @@ def test_a1_the_restart_of_a_range_0_game_is_refuted_not_a_fault() -> None:
     The model's counterexample was once seated with two players in range who owned
     nothing, so it did not replay (a fault, "the solver's counterexample does not
     replay"); seated with a range of 0 seats, it replays and is reached."""
-    from shahrazad.proofs.obligations import Obligation, Status
-    from shahrazad.proofs.reach import is_beginning
-    from shahrazad.proofs.verify import prove
+    from shahrazad.proofs.evidence.reach import is_beginning
+    from shahrazad.proofs.solving.obligations import Obligation, Status
+    from shahrazad.proofs.verdicts.prove import prove
 
     rulebook = load_amendment(REGRESSIONS / "a1-no-range.amendment.toml").apply(official())
     result = prove(rulebook, Obligation(by_id("structure.games-have-players"), "restart"))

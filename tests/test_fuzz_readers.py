@@ -24,11 +24,11 @@ import pytest
 import tomli_w
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from shahrazad.model.amendment import parse_amendment
 from shahrazad.model.errors import InputError
 from shahrazad.model.inputs import parse_toml
 from shahrazad.model.rulebook import parse_rulebook
 from shahrazad.model.scenario import parse_scenario
-from shahrazad.proofs.amendment import parse_amendment
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = int(os.environ.get("SHAHRAZAD_FUZZ_EXAMPLES", "150"))

@@ -1,4 +1,4 @@
-"""The past wordings (`examples/history/`, `proofs.history`): each file quotes its whole text,
+"""The past wordings (`examples/history/`, `proofs.analyses.history`): each file quotes its whole text,
 sentence by sentence, each sentence expressed by clauses that exist or marked with a reason;
 bad files are refused with the line; and docs/history.md is what `shahrazad history`
 prints."""
@@ -10,9 +10,8 @@ import shutil
 from pathlib import Path
 
 import pytest
+from shahrazad.model.amendment import KINDS, load_amendment, load_history, load_wording, uncovered
 from shahrazad.model.errors import InputError
-from shahrazad.proofs.amendment import load_amendment
-from shahrazad.proofs.history import KINDS, load_history, load_wording, uncovered
 
 from shahrazad.cli import main
 

@@ -1,4 +1,4 @@
-"""The structure hypotheses copied into each universe (`proofs.verify.structure_hypotheses`)
+"""The structure hypotheses copied into each universe (`proofs.solving.queries.structure_hypotheses`)
 are the ones the encoder builds there, made the same way every time."""
 
 from __future__ import annotations
@@ -8,9 +8,10 @@ import z3
 from shahrazad.invariants.catalog import structure_terms
 from shahrazad.invariants.lang import pre
 from shahrazad.model.rulebook import official
-from shahrazad.proofs.encode import encode_event
-from shahrazad.proofs.symbolic import TermEncoder, Universe
-from shahrazad.proofs.verify import conjuncts, structure_hypotheses
+from shahrazad.proofs.encoding.encode import encode_event
+from shahrazad.proofs.encoding.symbolic import TermEncoder, Universe
+from shahrazad.proofs.solving.obligations import conjuncts
+from shahrazad.proofs.solving.queries import structure_hypotheses
 
 
 @pytest.mark.parametrize("bound", [None, 2])

@@ -19,8 +19,9 @@ from shahrazad.model.events import Event, check_event
 from shahrazad.model.interpreter import Interpreter
 from shahrazad.model.rulebook import Rulebook, official
 from shahrazad.model.scenario import Scenario, parse_scenario
-from shahrazad.proofs.conformance import conform, conform_refusal
-from shahrazad.proofs.verify import Obligation, Status, prove
+from shahrazad.proofs.evidence.conformance import conform, conform_refusal
+from shahrazad.proofs.solving.obligations import Obligation, Status
+from shahrazad.proofs.verdicts.prove import prove
 
 from tests.situations import with_step
 

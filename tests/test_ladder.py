@@ -1,4 +1,4 @@
-"""The ladder of attempts (`proofs.verify.LADDER`, `BOUNDED_LADDER`): which attempt decides a
+"""The ladder of attempts (`proofs.queries.LADDER`, `BOUNDED_LADDER`): which attempt decides a
 goal. z3's budgets are counted in its deterministic work, so which attempt answers is the
 same on every run; these tests pin the budgets' purpose, never a time."""
 
@@ -10,11 +10,15 @@ from typing import Any
 import pytest
 import z3
 from shahrazad.invariants.catalog import CATALOG, by_id
+from shahrazad.model.amendment import load_amendment
 from shahrazad.model.rulebook import official
-from shahrazad.proofs import verify
-from shahrazad.proofs.amendment import load_amendment
-from shahrazad.proofs.symbolic import Universe, budget, solver_for, work_done
-from shahrazad.proofs.verify import Encodings, Obligation, Status, prove
+from shahrazad.proofs.encoding.symbolic import Universe, budget, solver_for, work_done
+from shahrazad.proofs.solving import obligations, queries
+from shahrazad.proofs.solving.obligations import Obligation, Status
+from shahrazad.proofs.solving.queries import Encodings
+from shahrazad.proofs.verdicts import prove as prove_module
+from shahrazad.proofs.verdicts import run
+from shahrazad.proofs.verdicts.prove import prove
 
 AMENDMENTS = Path(__file__).resolve().parent.parent / "examples" / "amendments"
 
@@ -80,8 +84,8 @@ def test_a_query_that_counts_cards_is_proved_with_less_work_by_the_counting_tact
     work = {}
     for counts in (True, False):
         encodings = Encodings()
-        encoded = encodings.get(official(), "restart", verify.rules_bound(official(), ob))
-        part = verify.conjuncts(ob.invariant.term)[0]
+        encoded = encodings.get(official(), "restart", prove_module.rules_bound(official(), ob))
+        part = obligations.conjuncts(ob.invariant.term)[0]
         solver = encoded.fresh(encoded.relevant(part),
                                z3.Not(encodings.encode(encoded, part)), 5.0, counts=counts)
         before = work_done(encoded.universe.ctx)
@@ -96,13 +100,13 @@ def test_only_an_invariant_that_counts_cards_gets_the_counting_tactics(
     each of another invariant's (here a refutation in a bounded universe) for the finite
     universe's: the tactics for counting change the models z3 finds elsewhere."""
     asked: list[tuple[int | None, bool]] = []
-    made = verify.solver_for
+    made = queries.solver_for
 
     def recorded(universe: Universe, counts: bool = False) -> Any:
         asked.append((universe.bound, counts))
         return made(universe, counts)
 
-    monkeypatch.setattr(verify, "solver_for", recorded)
+    monkeypatch.setattr(queries, "solver_for", recorded)
     counting = prove(official(), Obligation(by_id("restart.short-library-loses"), "restart"))
     assert counting.status == Status.PROVED
     assert asked and all(counts for _, counts in asked)
@@ -122,7 +126,7 @@ def test_the_goals_of_bringing_a_card_in_are_proved_by_the_incremental_solver(
     them are proved by fresh solvers, at many times the cost."""
     todo = [Obligation(inv, "bring-in") for inv in CATALOG
             if "bring-in" in inv.events and inv.kind != "possible"]
-    for batch in verify.batches(list(range(len(todo))), ["bring-in"] * len(todo)):
+    for batch in run.batches(list(range(len(todo))), ["bring-in"] * len(todo)):
         encodings = Encodings()  # one per batch, as the workers decide them
         for index in batch:
             assert prove(official(), todo[index], encodings=encodings).status == Status.PROVED
@@ -134,9 +138,9 @@ def test_the_goals_of_bringing_a_card_in_are_proved_by_the_incremental_solver(
 def fresh(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, str]]:
     """Each query a fresh solver answers, in order: ("relevant" or "all", its answer)."""
     answers: list[tuple[str, str]] = []
-    make, check = verify.Encoded.fresh, Encodings.check
+    make, check = queries.Encoded.fresh, Encodings.check
 
-    def made(self: verify.Encoded, chosen: list[int], *args: Any, **kwargs: Any) -> Any:
+    def made(self: queries.Encoded, chosen: list[int], *args: Any, **kwargs: Any) -> Any:
         solver = make(self, chosen, *args, **kwargs)
         solver.which = "all" if len(chosen) == len(self.hypotheses) else "relevant"
         return solver
@@ -147,7 +151,7 @@ def fresh(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, str]]:
             answers.append((solver.which, answer))
         return answer
 
-    monkeypatch.setattr(verify.Encoded, "fresh", made)
+    monkeypatch.setattr(queries.Encoded, "fresh", made)
     monkeypatch.setattr(Encodings, "check", recorded)
     return answers
 
@@ -173,8 +177,8 @@ def test_an_invariant_that_counts_cards_is_proved_under_the_relevant_hypotheses_
     result = prove(official(), Obligation(by_id("restart.short-library-loses"), "restart"))
     assert result.status == Status.PROVED and result.bound == 8
     assert fresh == [("relevant", "unsat")]
-    assert verify.ladder(8, [0], [0, 1], 5.0, short=False, counts=True) == [
-        ("fresh", [0], verify.COUNTING_RELEVANT), ("fresh", [0, 1], 5.0)]
+    assert queries.ladder(8, [0], [0, 1], 5.0, short=False, counts=True) == [
+        ("fresh", [0], queries.COUNTING_RELEVANT), ("fresh", [0, 1], 5.0)]
 
 
 def test_the_bounded_ladder_is_one_fresh_solver_under_every_hypothesis() -> None:
@@ -182,9 +186,9 @@ def test_the_bounded_ladder_is_one_fresh_solver_under_every_hypothesis() -> None
     the relevant hypotheses only is no counterexample: there the one attempt is a fresh
     solver under every hypothesis with the whole timeout, no incremental one
     (`test_a_counterexample_in_a_bounded_universe_...`)."""
-    assert verify.BOUNDED_LADDER == ()
+    assert queries.BOUNDED_LADDER == ()
     few, everything = [0], [0, 1]
-    assert verify.ladder(3, few, everything, 5.0, short=False) == [("fresh", everything, 5.0)]
+    assert queries.ladder(3, few, everything, 5.0, short=False) == [("fresh", everything, 5.0)]
 
 
 def test_no_fresh_solver_under_every_hypothesis_comes_before_the_whole_timeouts() -> None:
@@ -192,15 +196,15 @@ def test_no_fresh_solver_under_every_hypothesis_comes_before_the_whole_timeouts(
     much as the whole timeout's does, only for less long: where the whole timeout's comes last, it is
     the only one; the short attempt, which has no such last rung, keeps the ladder's."""
     few, everything = [0], [0, 1]
-    full = verify.ladder(None, few, everything, 5.0, short=False)
+    full = queries.ladder(None, few, everything, 5.0, short=False)
     under_all = [a for a in full if a[0] == "fresh" and a[1] is everything]
     assert under_all == [("fresh", everything, 5.0)] and full[-1] is under_all[0]
     assert [a[0] for a in full].count("incremental") == 2
-    assert ("fresh", few, verify.LADDER[2][2]) in full
-    short = verify.ladder(None, few, everything, 5.0, short=True)
-    assert short[-1] == ("fresh", everything, verify.LADDER[3][2])
+    assert ("fresh", few, queries.LADDER[2][2]) in full
+    short = queries.ladder(None, few, everything, 5.0, short=True)
+    assert short[-1] == ("fresh", everything, queries.LADDER[3][2])
     # Under the relevant hypotheses only where they are fewer; never more than the timeout.
-    assert verify.ladder(None, everything, everything, 0.01, short=True) == [
+    assert queries.ladder(None, everything, everything, 0.01, short=True) == [
         ("incremental", everything, 0.01), ("fresh", everything, 0.01)]
 
 
@@ -229,10 +233,10 @@ def test_a_model_under_the_relevant_hypotheses_ends_the_short_attempt_unknown() 
     fresh solver under every hypothesis."""
     rulebook = load_amendment(AMENDMENTS / "restart-tokens-survive.toml").apply(official())
     ob = Obligation(by_id("structure.objects-stay-in-their-game"), "restart")
-    answer, *_, why = verify._solve(rulebook, ob, None, verify.QUICK, short=True)
-    assert (answer, why) == ("unknown", verify.SAT_UNDER_RELEVANT)
-    answer, *_, why = verify._solve(rulebook, ob, None, verify.QUICK, short=False)
-    assert answer == "unknown" and why != verify.SAT_UNDER_RELEVANT
+    answer, *_, why = queries.solve(rulebook, ob, None, prove_module.QUICK, short=True)
+    assert (answer, why) == ("unknown", queries.SAT_UNDER_RELEVANT)
+    answer, *_, why = queries.solve(rulebook, ob, None, prove_module.QUICK, short=False)
+    assert answer == "unknown" and why != queries.SAT_UNDER_RELEVANT
 
 
 def test_a_goal_that_is_a_hypothesis_is_proved_without_a_search(

@@ -121,7 +121,7 @@ from shahrazad.cli import main
 if __name__ == "__main__":
     code = main(sys.argv[1:])
     print(code, sorted(m for m in sys.modules if m in ("z3", "rich")
-                       or m in ("shahrazad.proofs.verify", "shahrazad.proofs.symbolic")))
+                       or m in ("shahrazad.proofs.verdicts.prove", "shahrazad.proofs.encoding.symbolic")))
 """
 
 
@@ -132,7 +132,7 @@ if __name__ == "__main__":
 ])
 def test_the_command_s_own_process_never_loads_z3(args: list[str], code: int) -> None:
     """The command hands its obligations to the workers and writes the reports from their
-    answers without z3 or the prover (`proofs.obligations`), which its workers import: in
+    answers without z3 or the prover (`proofs.solving.obligations`), which its workers import: in
     the command's own process they delayed the workers' first batches, and, under a pipe,
     rich's console did the same for a progress bar never shown (issue 9)."""
     root = Path(__file__).resolve().parents[1]

@@ -9,13 +9,14 @@ from pathlib import Path
 
 import pytest
 from shahrazad.invariants.catalog import by_id
+from shahrazad.model.amendment import load_amendment
 from shahrazad.model.interpreter import Interpreter
 from shahrazad.model.language import LanguageError, parse_step
 from shahrazad.model.rulebook import official
 from shahrazad.model.scenario import Scenario, parse_scenario
-from shahrazad.proofs.amendment import load_amendment
-from shahrazad.proofs.conformance import conform
-from shahrazad.proofs.verify import Obligation, Status, prove
+from shahrazad.proofs.evidence.conformance import conform
+from shahrazad.proofs.solving.obligations import Obligation, Status
+from shahrazad.proofs.verdicts.prove import prove
 
 ROOT = Path(__file__).resolve().parent.parent
 AMENDMENT = ROOT / "examples" / "amendments" / "2011-713.2-controller-takes-ownership.toml"

@@ -45,7 +45,8 @@ from shahrazad.model.choices import SeededChooser
 from shahrazad.model.interpreter import Interpreter, Outcome
 from shahrazad.model.rulebook import Rulebook, official
 from shahrazad.model.scenario import Scenario, parse_scenario
-from shahrazad.proofs.verify import Result, Status, verify
+from shahrazad.proofs.solving.obligations import Result, Status
+from shahrazad.proofs.verdicts.run import verify
 
 
 def count_clauses(rulebook: Rulebook) -> int:

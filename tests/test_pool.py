@@ -1,4 +1,4 @@
-"""A dying worker costs one item, never the run (`proofs.pool`)."""
+"""A dying worker costs one item, never the run (`proofs.solving.pool`)."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ import threading
 import time
 
 import pytest
-from shahrazad.proofs import pool
-from shahrazad.proofs.pool import run_all
+from shahrazad.proofs.solving import pool
+from shahrazad.proofs.solving.pool import run_all
 
 
 def _square_or_die(n: int) -> int:
@@ -96,7 +96,7 @@ def test_cancel_leaves_a_waiting_call_with_nothing_run_again() -> None:
 # A command that starts a worker, says the worker's process id, and waits.
 COMMAND = """
 import multiprocessing, time
-from shahrazad.proofs import pool
+from shahrazad.proofs.solving import pool
 pool.start(1, modules=())
 pool.run_all(abs, [0], jobs=1, on_death=lambda n, why: 0)
 print(*[p.pid for p in multiprocessing.active_children()], flush=True)
@@ -134,7 +134,7 @@ def test_a_worker_ends_when_its_command_is_killed() -> None:
 
 LET_GO = """
 import multiprocessing, sys
-from shahrazad.proofs import pool
+from shahrazad.proofs.solving import pool
 workers = pool.spawned(1)
 print(workers.submit(pow, 2, 10).result(), flush=True)
 workers.submit(print, "written, not flushed", end="").result()

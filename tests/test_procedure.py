@@ -14,17 +14,18 @@ from pathlib import Path
 
 import pytest
 from shahrazad.invariants.catalog import by_id
+from shahrazad.model.amendment import load_amendment
 from shahrazad.model.game_steps import advance
 from shahrazad.model.interpreter import Interpreter
 from shahrazad.model.language import PROCEDURE_STAGES, LanguageError, parse_step
 from shahrazad.model.rulebook import Rulebook, official
 from shahrazad.model.scenario import Scenario, dump_scenario, load_scenario, parse_scenario
 from shahrazad.model.state import Game, Situation
-from shahrazad.proofs.agreement import check
-from shahrazad.proofs.amendment import load_amendment
-from shahrazad.proofs.conformance import conform
-from shahrazad.proofs.counterexample import replay
-from shahrazad.proofs.verify import Obligation, Status, prove
+from shahrazad.proofs.evidence.agreement import check
+from shahrazad.proofs.evidence.conformance import conform
+from shahrazad.proofs.evidence.counterexample import replay
+from shahrazad.proofs.solving.obligations import Obligation, Status
+from shahrazad.proofs.verdicts.prove import prove
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"

@@ -8,15 +8,16 @@ from pathlib import Path
 
 import pytest
 from shahrazad.invariants.catalog import by_id
+from shahrazad.model.amendment import load_amendment
 from shahrazad.model.errors import IllegalEvent
 from shahrazad.model.interpreter import Interpreter
 from shahrazad.model.language import LanguageError, parse_step
 from shahrazad.model.rulebook import official
 from shahrazad.model.scenario import parse_scenario
-from shahrazad.proofs.amendment import load_amendment
-from shahrazad.proofs.conformance import conform, conform_refusal
-from shahrazad.proofs.rules_check import contradictions
-from shahrazad.proofs.verify import Obligation, Status, prove
+from shahrazad.proofs.analyses.rules_check import contradictions
+from shahrazad.proofs.evidence.conformance import conform, conform_refusal
+from shahrazad.proofs.solving.obligations import Obligation, Status
+from shahrazad.proofs.verdicts.prove import prove
 
 ROOT = Path(__file__).resolve().parent.parent
 AMENDMENT = ROOT / "examples" / "amendments" / "fr-506.6-no-subgame-within-a-subgame.toml"

@@ -15,24 +15,27 @@ from typing import Any
 import pytest
 from shahrazad.invariants.catalog import CATALOG, by_id
 from shahrazad.invariants.structure import catalog_problems
+from shahrazad.model.amendment import load_amendment, parse_amendment
 from shahrazad.model.errors import IllegalEvent, InputError
 from shahrazad.model.interpreter import Interpreter
 from shahrazad.model.rulebook import official
 from shahrazad.model.scenario import dump_scenario, load_scenario, parse_scenario
-from shahrazad.proofs import verify as verify_module
-from shahrazad.proofs.agreement import check
-from shahrazad.proofs.amendment import load_amendment, parse_amendment
-from shahrazad.proofs.counterexample import replay, replay_refusal
-from shahrazad.proofs.obligations import ACTION_CHANGES
-from shahrazad.proofs.protection import protection
-from shahrazad.proofs.reach import (
+from shahrazad.proofs.analyses.protection import protection
+from shahrazad.proofs.evidence.agreement import check
+from shahrazad.proofs.evidence.counterexample import replay, replay_refusal
+from shahrazad.proofs.evidence.reach import (
     breaks_invariant,
     impossible,
     is_beginning,
     refuted,
     replay_reached,
 )
-from shahrazad.proofs.verify import Obligation, Status, prove, verify
+from shahrazad.proofs.solving import obligations as obligations_module
+from shahrazad.proofs.solving.obligations import Obligation, Status
+from shahrazad.proofs.verdicts import prove as prove_module
+from shahrazad.proofs.verdicts import run as run_module
+from shahrazad.proofs.verdicts.prove import prove
+from shahrazad.proofs.verdicts.run import ACTION_CHANGES, verify
 
 from shahrazad.cli import main
 
@@ -43,7 +46,7 @@ JOBS = os.cpu_count() or 1
 
 
 @pytest.fixture(scope="module")
-def official_results() -> list[verify_module.Result]:
+def official_results() -> list[obligations_module.Result]:
     return verify(official(), jobs=JOBS)
 
 
@@ -53,7 +56,7 @@ def test_the_catalog_is_large_and_ids_are_unique() -> None:
     assert len(CATALOG) >= 35
 
 
-def test_official_rulebook_is_proved(official_results: list[verify_module.Result]) -> None:
+def test_official_rulebook_is_proved(official_results: list[obligations_module.Result]) -> None:
     failed = [(r.obligation.name, r.status.value, r.reason) for r in official_results
               if r.status != Status.PROVED]
     assert failed == []
@@ -61,7 +64,7 @@ def test_official_rulebook_is_proved(official_results: list[verify_module.Result
     assert len(official_results) == sum(len(inv.events) for inv in CATALOG)
 
 
-def test_unbounded_proofs_say_so(official_results: list[verify_module.Result]) -> None:
+def test_unbounded_proofs_say_so(official_results: list[obligations_module.Result]) -> None:
     for r in official_results:
         if r.obligation.invariant.bounded:
             assert r.bound is not None and "up to" in r.reason
@@ -133,8 +136,8 @@ def test_unknown_is_never_proved(monkeypatch: pytest.MonkeyPatch) -> None:
         universe, solver, t, _ = real(*args, **kwargs)[1:]
         return "unknown", universe, solver, t, "pretend the solver gave up"
 
-    real = verify_module._solve
-    monkeypatch.setattr(verify_module, "_solve", give_up)
+    real = prove_module.solve
+    monkeypatch.setattr(prove_module, "solve", give_up)
     result = prove(official(), ob, timeout=0.5)
     assert result.status == Status.UNKNOWN
     assert result.reason
@@ -143,7 +146,7 @@ def test_unknown_is_never_proved(monkeypatch: pytest.MonkeyPatch) -> None:
 def test_a_counterexample_that_does_not_replay_is_a_fault(monkeypatch: pytest.MonkeyPatch) -> None:
     rulebook = load_amendment(ROOT / "examples/amendments/728.5c-forgotten.toml").apply(official())
     ob = Obligation(by_id("end.commanders-return"), "end-subgame")
-    monkeypatch.setattr(verify_module, "replay", lambda *a, **k: verify_module.Replay(
+    monkeypatch.setattr(prove_module, "replay", lambda *a, **k: obligations_module.Replay(
         False, None, None, "pretend the interpreter disagrees"))
     result = prove(rulebook, ob)
     assert result.status == Status.FAULT
@@ -249,24 +252,24 @@ def test_batches_depend_on_the_obligations_only() -> None:
     """Each batch holds obligations of one event, in catalog order, or the invariants that
     count cards, and the batching does not look at --jobs: an obligation is decided after
     the same ones every time."""
-    todo = list(verify_module.obligations())
-    groups = verify_module.batches(list(range(len(todo))),
-                                   [verify_module.group_of(ob) for ob in todo])
+    todo = list(obligations_module.obligations())
+    groups = run_module.batches(list(range(len(todo))),
+                                   [run_module.group_of(ob) for ob in todo])
     assert sorted(i for group in groups for i in group) == list(range(len(todo)))
     bounded = [group for group in groups if todo[group[0]].invariant.bounded]
     assert len(bounded) == 1 and len({todo[i].event for i in bounded[0]}) > 1
     for group in groups:
         assert len({todo[i].event if not todo[i].invariant.bounded else "bounded"
                     for i in group}) == 1
-        assert group == sorted(group) and len(group) <= verify_module.BATCH
+        assert group == sorted(group) and len(group) <= run_module.BATCH
     # Each event encoded once (at most 72 obligations a batch): 13 batches for the official
     # rules' 12 events and the card-counting invariants.
     per_event = Counter(todo[group[0]].event for group in groups
                         if not todo[group[0]].invariant.bounded)
     assert set(per_event.values()) == {1} and len(groups) == 13
     # Cut finely (at most 48), a big event (62-66 obligations) takes two batches.
-    fine = verify_module.batches(list(range(len(todo))),
-                                 [verify_module.group_of(ob) for ob in todo], ["restart"])
+    fine = run_module.batches(list(range(len(todo))),
+                                 [run_module.group_of(ob) for ob in todo], ["restart"])
     assert len(fine) == 14 and max(len(g) for g in fine if todo[g[0]].event == "restart") <= 48
 
 
@@ -275,7 +278,7 @@ def test_a_run_of_few_groups_and_a_group_of_likely_refutations_are_cut_finely(
     """`decide` cuts at FINE_BATCH every group of a run of fewer than MANY_GROUPS groups (an
     amendment's events under two rulebooks: two workers share them), and in any run a group
     that holds a likely refutation; every other group at BATCH."""
-    from shahrazad.proofs import obligations
+    from shahrazad.proofs.verdicts import run as obligations
 
     amended = load_amendment(ROOT / "examples/amendments/forge-restart-drops-dungeons.toml"
                              ).apply(official())
@@ -306,13 +309,13 @@ def test_an_undecided_likely_refutation_says_why_it_was_searched_bounded_first()
     said so before: the note of the card-counting invariants, which go bounded too)."""
     amended = load_amendment(ROOT / "examples/amendments/forge-restart-drops-dungeons.toml"
                              ).apply(official())
-    ob = next(ob for ob in verify_module.obligations() if ob.event == "restart"
-              and not ob.invariant.bounded and verify_module._changed_behind(amended, ob))
+    ob = next(ob for ob in obligations_module.obligations() if ob.event == "restart"
+              and not ob.invariant.bounded and obligations_module.changed_behind(amended, ob))
     result = prove(amended, ob, timeout=0.0001)
     assert result.status == Status.UNKNOWN
     assert result.reason.startswith("the rulebook changed a clause the invariant names")
     assert "counts cards" not in result.reason
-    counting = next(ob for ob in verify_module.obligations() if ob.invariant.bounded)
+    counting = next(ob for ob in obligations_module.obligations() if ob.invariant.bounded)
     assert prove(official(), counting, timeout=0.0001).reason.startswith("counts cards")
 
 
@@ -327,8 +330,8 @@ def test_a_batch_of_likely_refutations_weighs_most() -> None:
     assert "subgame.start.libraries" in library.clauses
     ob = Obligation(library, "start-subgame")
     other = Obligation(by_id("structure.one-active-game"), "start-subgame")
-    weight = verify_module.weight
-    assert weight(amended, [ob]) == verify_module.LIKELY_REFUTED * weight(official(), [ob])
+    weight = run_module.weight
+    assert weight(amended, [ob]) == run_module.LIKELY_REFUTED * weight(official(), [ob])
     assert weight(amended, [other]) == weight(official(), [other])
     assert weight(amended, [ob]) > weight(amended, [other] * 10)
 
@@ -355,9 +358,9 @@ def test_a_batch_travels_to_its_worker_by_reference_where_it_can() -> None:
 def test_the_changes_that_weigh_an_action_are_those_of_its_transition() -> None:
     """`ACTION_CHANGES`, by which an action's batch is weighed, names exactly the arrays that
     the encoder's transition of each in-game action changes, and every action has them."""
-    from shahrazad.proofs.actions import IN_GAME_ACTIONS
-    from shahrazad.proofs.encode import encode_event
-    from shahrazad.proofs.symbolic import Universe
+    from shahrazad.proofs.encoding.actions import IN_GAME_ACTIONS
+    from shahrazad.proofs.encoding.encode import encode_event
+    from shahrazad.proofs.encoding.symbolic import Universe
 
     assert set(ACTION_CHANGES) == set(IN_GAME_ACTIONS)
     for action in IN_GAME_ACTIONS:
@@ -372,14 +375,14 @@ def test_an_action_weighs_as_much_as_the_conjuncts_it_can_break() -> None:
     invariant that reads what the action changes: `leave` (47 such conjuncts on the
     official rules) weighs most, `phase` (6) least, where all seven weighed 43 alike."""
     def weighed(event: str) -> int:
-        return verify_module.weight(official(), [ob for ob in verify_module.obligations()
+        return run_module.weight(official(), [ob for ob in obligations_module.obligations()
                                                  if ob.event == event])
 
     assert weighed("leave") == 43 + 2 * 47 and weighed("phase") == 43 + 2 * 6
     assert weighed("leave") > weighed("move") == weighed("create") > weighed("control")
     assert weighed("control") > weighed("turn") == weighed("counter") > weighed("phase")
     untouched = Obligation(by_id("structure.one-active-game"), "phase")
-    assert verify_module.weight(official(), [untouched]) == 1
+    assert run_module.weight(official(), [untouched]) == 1
 
 
 @pytest.mark.slow  # moved behind slow to keep the quick suite quick (issue 9)
@@ -392,7 +395,7 @@ def test_verify_of_some_events_and_of_several_rulebooks_at_once() -> None:
     assert [r.obligation.name for r in alone] == [
         "structure.one-active-game @ restart", "restart.nothing-else @ restart"]
     todo = [r.obligation for r in alone]
-    base, changed = verify_module.decide([(official(), todo), (amended, todo[::-1])], jobs=2)
+    base, changed = run_module.decide([(official(), todo), (amended, todo[::-1])], jobs=2)
     assert [r.status for r in base] == [Status.PROVED, Status.PROVED]
     assert [(r.obligation.name, r.status) for r in changed] == [
         ("restart.nothing-else @ restart", Status.REFUTED),
@@ -452,7 +455,7 @@ def test_bad_amendment_names_file_and_line(tmp_path: Path,
 def test_explicit_search_agrees_with_the_proofs() -> None:
     """Every small situation: the official rules keep every invariant, and an amendment the
     proofs refute is refuted by the explicit search too."""
-    from shahrazad.proofs.explicit import search
+    from shahrazad.proofs.evidence.explicit import search
 
     stats, found = search(official(), players=2, cards=1, depth=2)
     # Legal situations only (the structure invariants hold): 80 situations, 362 transitions.
@@ -466,7 +469,7 @@ def test_explicit_search_agrees_with_the_proofs() -> None:
 def test_rules_checks_on_the_official_rules() -> None:
     """No dead clause, no vacuous invariant; one finding: a card without a destination at
     the end of a subgame (docs/findings.md), with a scenario where the card ceases."""
-    from shahrazad.proofs.rules_check import check_rules
+    from shahrazad.proofs.analyses.rules_check import check_rules
 
     found = check_rules(official())
     assert {(f.check, f.subject) for f in found if f.status != "ok"} == {
@@ -483,7 +486,7 @@ def test_rules_checks_on_the_official_rules() -> None:
 
 @pytest.mark.slow  # moved behind slow to keep the quick suite quick (issue 9)
 def test_a_removed_clause_can_make_an_invariant_vacuous_or_a_clause_dead() -> None:
-    from shahrazad.proofs.rules_check import dead_clauses
+    from shahrazad.proofs.analyses.rules_check import dead_clauses
 
     # Without 728.2 no subgame is ever created, so no start-subgame clause can act.
     found = dead_clauses(official().remove("subgame.start.new-game"))
@@ -537,7 +540,7 @@ def test_counterexamples_are_written_with_pictures(tmp_path: Path,
 def test_the_two_readings_agree_on_every_small_situation(players: int, cards: int,
                                                          depth: int) -> None:
     """Exhaustively: every situation of this size, every event it allows."""
-    from shahrazad.proofs.agreement import exhaustive
+    from shahrazad.proofs.evidence.agreement import exhaustive
 
     compared, found = exhaustive(official(), players, cards, depth, jobs=JOBS)
     assert compared > 50

@@ -1,5 +1,5 @@
-"""Protection by change, not only by removal (`proofs.protection`), and the question under
-it: does a change of the rules change what happens (`proofs.difference`)?"""
+"""Protection by change, not only by removal (`proofs.analyses.protection`), and the question under
+it: does a change of the rules change what happens (`proofs.analyses.difference`)?"""
 
 from __future__ import annotations
 
@@ -9,9 +9,9 @@ from dataclasses import replace
 import pytest
 from shahrazad.model.language import parse_step
 from shahrazad.model.rulebook import Rulebook, official
-from shahrazad.proofs import difference as difference_module
-from shahrazad.proofs.difference import _differs, difference
-from shahrazad.proofs.protection import changes, protect, protection
+from shahrazad.proofs.analyses import difference as difference_module
+from shahrazad.proofs.analyses.difference import _differs, difference
+from shahrazad.proofs.analyses.protection import changes, protect, protection
 
 from shahrazad.cli import main
 

@@ -1,4 +1,4 @@
-"""Reaching traces (`proofs.reach`): from a game's beginning to a counterexample's situation.
+"""Reaching traces (`proofs.evidence.reach`): from a game's beginning to a counterexample's situation.
 
 Each test builds a trace for a hand-written legal situation and one event, then checks
 that it starts at a game's beginning, replays under the rulebook and reaches what the
@@ -9,13 +9,13 @@ from __future__ import annotations
 
 from shahrazad.invariants.catalog import by_id
 from shahrazad.invariants.structure import catalog_problems
+from shahrazad.model.amendment import parse_amendment
 from shahrazad.model.events import Event
 from shahrazad.model.interpreter import Interpreter
 from shahrazad.model.rulebook import official
 from shahrazad.model.scenario import Scenario, dump_scenario, parse_scenario
 from shahrazad.model.state import Situation
-from shahrazad.proofs.amendment import parse_amendment
-from shahrazad.proofs.reach import (
+from shahrazad.proofs.evidence.reach import (
     Unreachable,
     beginning,
     breaks_invariant,

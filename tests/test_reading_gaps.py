@@ -6,11 +6,11 @@ transition conformance on a concrete step, and by what the interpreter does."""
 
 from __future__ import annotations
 
+from shahrazad.model.amendment import parse_amendment
 from shahrazad.model.interpreter import Interpreter
 from shahrazad.model.rulebook import official
 from shahrazad.model.scenario import parse_scenario
-from shahrazad.proofs.amendment import parse_amendment
-from shahrazad.proofs.conformance import conform
+from shahrazad.proofs.evidence.conformance import conform
 
 TAKE_CONTROL = '''
 title = "what is brought in takes control of the subgame's battlefield"

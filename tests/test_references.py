@@ -1,4 +1,4 @@
-"""Cross-references in rule texts (proofs/references.py)."""
+"""Cross-references in rule texts (src/shahrazad/references.py)."""
 
 from __future__ import annotations
 
@@ -8,9 +8,9 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from shahrazad.proofs.references import _read, check_references, scan
 
 from shahrazad.cli import main
+from shahrazad.references import _read, check_references, scan
 
 SHARED = Path(__file__).resolve().parent.parent.parent / "shared" / "rules"
 

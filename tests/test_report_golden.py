@@ -20,7 +20,8 @@ from pathlib import Path
 
 import pytest
 from shahrazad.model.rulebook import official
-from shahrazad.proofs.verify import Result, Status, verify
+from shahrazad.proofs.solving.obligations import Result, Status
+from shahrazad.proofs.verdicts.run import verify
 
 from shahrazad.cli import main
 from shahrazad.report.jsondoc import verify_json

@@ -20,9 +20,10 @@ from xml.etree import ElementTree as ET
 
 import pytest
 from shahrazad.invariants.catalog import CATALOG
+from shahrazad.model.amendment import Amendment, load_amendment, parse_amendment
 from shahrazad.model.rulebook import Rulebook, load_rulebook, official
-from shahrazad.proofs.amendment import Amendment, load_amendment, parse_amendment
-from shahrazad.proofs.verify import Obligation, Result, Status, verify
+from shahrazad.proofs.solving.obligations import Obligation, Result, Status
+from shahrazad.proofs.verdicts.run import verify
 
 from shahrazad import __version__
 from shahrazad.report.github import escape_data, escape_property, verify_github

@@ -1,4 +1,4 @@
-"""Counterexamples that no trace reaches are excluded and z3 asked again (`proofs.verify`,
+"""Counterexamples that no trace reaches are excluded and z3 asked again (`proofs.verdicts.prove`,
 `COUNTEREXAMPLES`, `_block`): under the past wordings (`examples/history/`), z3's first
 model is often a situation those rules never make (a contraption deck in a subgame, when
 only the planar and scheme decks go there), while another model, reached from a game's
@@ -14,14 +14,15 @@ import pytest
 from shahrazad.invariants.catalog import CATALOG
 from shahrazad.invariants.concrete import Binding, Evaluator
 from shahrazad.invariants.lang import Term
+from shahrazad.model.amendment import load_amendment
 from shahrazad.model.objects import GameObject, ZoneRef
 from shahrazad.model.rulebook import Rulebook, official
 from shahrazad.model.scenario import Scenario, scenario_data
 from shahrazad.model.state import Game, Situation
-from shahrazad.proofs import verify
-from shahrazad.proofs.amendment import load_amendment
-from shahrazad.proofs.reach import breaks_invariant, is_beginning, replay_reached
-from shahrazad.proofs.verify import Failure, Obligation, Status, prove
+from shahrazad.proofs.evidence.reach import breaks_invariant, is_beginning, replay_reached
+from shahrazad.proofs.solving.obligations import Obligation, Status
+from shahrazad.proofs.verdicts import prove as verify
+from shahrazad.proofs.verdicts.prove import Failure, prove
 
 HISTORY = Path(__file__).resolve().parent.parent / "examples" / "history"
 

@@ -20,13 +20,13 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 from jsonschema import Draft202012Validator
+from shahrazad.model.amendment import load_amendment
 from shahrazad.model.errors import InputError
 from shahrazad.model.events import EVENT_ARGS
 from shahrazad.model.rulebook import official
 from shahrazad.model.scenario import SHAPES, Scenario, load_scenario, parse_scenario, scenario_data
 from shahrazad.model.strategies import scenario_tables, scenarios
-from shahrazad.proofs.amendment import load_amendment
-from shahrazad.proofs.semantic import changed_events, event_difference
+from shahrazad.proofs.analyses.semantic import changed_events, event_difference
 
 from shahrazad import schemas
 from shahrazad.cli import main

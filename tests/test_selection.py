@@ -13,6 +13,7 @@ from pathlib import Path
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from shahrazad.model.amendment import load_amendment
 from shahrazad.model.events import Event
 from shahrazad.model.interpreter import Context, Interpreter
 from shahrazad.model.language import Selector
@@ -21,7 +22,6 @@ from shahrazad.model.objects import ZONE_KINDS
 from shahrazad.model.rulebook import official
 from shahrazad.model.state import Situation
 from shahrazad.model.strategies import situations
-from shahrazad.proofs.amendment import load_amendment
 
 ROOT = Path(__file__).resolve().parent.parent
 

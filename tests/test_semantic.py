@@ -1,4 +1,4 @@
-"""The semantic diff of an amendment (`proofs.semantic`, `shahrazad amend`): a difference
+"""The semantic diff of an amendment (`proofs.analyses.semantic`, `shahrazad amend`): a difference
 comes with a reached situation and two outcomes that really differ; an amendment the model
 cannot see is said to be so, by `amend` and by `verify --amendment`, never "all proved"."""
 
@@ -9,12 +9,12 @@ from pathlib import Path
 
 import pytest
 from shahrazad.invariants.catalog import CATALOG
+from shahrazad.model.amendment import load_amendment, parse_amendment
 from shahrazad.model.rulebook import official
 from shahrazad.model.scenario import load_scenario
-from shahrazad.proofs.amendment import load_amendment, parse_amendment
-from shahrazad.proofs.counterexample import broken, replay
-from shahrazad.proofs.reach import is_beginning
-from shahrazad.proofs.semantic import _key, changed_clauses, changed_events, semantic_diff, unseen
+from shahrazad.proofs.analyses.semantic import _key, changed_clauses, changed_events, semantic_diff, unseen
+from shahrazad.proofs.evidence.counterexample import broken, replay
+from shahrazad.proofs.evidence.reach import is_beginning
 
 from shahrazad.cli import main
 from shahrazad.report.semantic import NO_DIFFERENCE, side_by_side

@@ -1,4 +1,4 @@
-"""The finite universe's quantifiers, built through z3's C API (`proofs.symbolic.Universe`),
+"""The finite universe's quantifiers, built through z3's C API (`proofs.encoding.symbolic.Universe`),
 are the very terms that z3's Python API builds: the same instances, in the same order,
 joined by the same connective; and so are the connectives and quantifiers of every formula
 the encoder makes (`symbolic.conjunction`, ..., `symbolic.quantifier`). z3 makes each term
@@ -15,9 +15,9 @@ import pytest
 import z3
 from shahrazad.invariants.catalog import CATALOG, EVENTS, structure_terms
 from shahrazad.invariants.lang import ATTRIBUTES, pre
-from shahrazad.proofs import symbolic
-from shahrazad.proofs.encode import pre_state
-from shahrazad.proofs.symbolic import SymBinding, SymState, TermEncoder, Universe, add, check
+from shahrazad.proofs.encoding import symbolic
+from shahrazad.proofs.encoding.encoder import pre_state
+from shahrazad.proofs.encoding.symbolic import SymBinding, SymState, TermEncoder, Universe, add, check
 
 # Each of the encoder's C-API connectives, and the Python API's call it stands for.
 PYTHON_API = {
@@ -107,7 +107,7 @@ def test_every_invariant_is_the_python_apis_formula(bound: int | None,
     is the Python API's. A connective the encoder makes in another way (another order of
     arguments, a missing negation) makes another term for some invariant."""
     from shahrazad.model.rulebook import official
-    from shahrazad.proofs.encode import encode_event
+    from shahrazad.proofs.encoding.encode import encode_event
 
     u = Universe(bound)
     encoders: dict[str, TermEncoder] = {}
@@ -130,9 +130,11 @@ def test_every_invariant_is_the_python_apis_formula(bound: int | None,
 def _python_api(monkeypatch: pytest.MonkeyPatch) -> None:
     """Every module of the encoder that makes formulas with the C-API connectives makes them
     with the Python API's calls instead."""
-    from shahrazad.proofs import encode, verify
+    from shahrazad.proofs.encoding import encode, encoder
+    from shahrazad.proofs.solving import queries
+    from shahrazad.proofs.verdicts import prove
 
-    for module in (symbolic, encode, verify):
+    for module in (symbolic, encoder, encode, queries, prove):
         for name, call in PYTHON_API.items():
             if hasattr(module, name):
                 monkeypatch.setattr(module, name, call)
@@ -145,7 +147,7 @@ def test_every_transition_is_the_python_apis(bound: int | None,
     goes through, and its constraints), encoded again in the same universe with the Python
     API's connectives (the universe's counters of fresh names set back): the same terms."""
     from shahrazad.model.rulebook import official
-    from shahrazad.proofs.encode import encode_event
+    from shahrazad.proofs.encoding.encode import encode_event
 
     def encoded(u: Universe, event: str) -> list[Any]:
         u.serial = u.made = 0
@@ -183,8 +185,8 @@ def test_the_state_after_an_event_reads_its_simplified_terms() -> None:
     shared by every formula that makes the same read; a read at other arguments is its own.
     Each equals the plain `z3.Select` of the array the steps made, for every situation."""
     from shahrazad.model.rulebook import official
-    from shahrazad.proofs.encode import encode_event
-    from shahrazad.proofs.symbolic import Simplified
+    from shahrazad.proofs.encoding.encode import encode_event
+    from shahrazad.proofs.encoding.symbolic import Simplified
 
     u = Universe(None)
     t = encode_event(official(), "restart", u)

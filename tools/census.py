@@ -33,11 +33,11 @@ from typing import Any
 
 from shahrazad.invariants.catalog import by_id
 from shahrazad.invariants.structure import catalog_problems
+from shahrazad.model.amendment import load_amendment
 from shahrazad.model.rulebook import Rulebook, official
 from shahrazad.model.scenario import parse_scenario
-from shahrazad.proofs.amendment import load_amendment
-from shahrazad.proofs.protection import Change, changes
-from shahrazad.proofs.reach import is_beginning, refuted, replay_reached
+from shahrazad.proofs.analyses.protection import Change, changes
+from shahrazad.proofs.evidence.reach import is_beginning, refuted, replay_reached
 
 ROOT = Path(__file__).resolve().parent.parent
 RUNS = (("1", "0"), ("2", "1"), ("2", "4242"))

@@ -24,7 +24,7 @@ import hashlib
 import z3
 from shahrazad.invariants.catalog import CATALOG, EVENTS
 from shahrazad.model.rulebook import official
-from shahrazad.proofs import verify
+from shahrazad.proofs.solving import obligations, queries
 
 BOUNDS = (None, 3, 8)
 
@@ -33,7 +33,7 @@ def main() -> None:
     digest = hashlib.sha1()
     count = 0
     for bound in BOUNDS:
-        encodings = verify.Encodings()
+        encodings = queries.Encodings()
         for event in sorted(EVENTS):
             encoded = encodings.get(official(), event, bound)
             t = encoded.transition
@@ -42,7 +42,7 @@ def main() -> None:
                      *encoded._guarded]
             for invariant in CATALOG:
                 if event in invariant.events:
-                    for part in verify.conjuncts(invariant.term):
+                    for part in obligations.conjuncts(invariant.term):
                         formula = encodings.encode(encoded, part)
                         terms += [formula, z3.Not(formula)]
             for term in terms:

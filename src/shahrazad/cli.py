@@ -44,7 +44,7 @@ from .options import scenario_rules as _scenario_rules
 from .report import simulate as report
 
 if TYPE_CHECKING:
-    from shahrazad.proofs.cache import ResultCache
+    from shahrazad.proofs.solving.cache import ResultCache
 
 FC = TypeVar("FC", bound=Callable[..., Any] | click.Command)  # what click's decorators take
 
@@ -252,7 +252,7 @@ def _report_file(flag: str, dest: str, help: str) -> Callable[[FC], FC]:
               help="Write each counterexample there: its scenario (.toml, recording the "
                    "rulebook and amendments, so that `simulate` replays it under them) and "
                    "pictures of the situation before and after (.dot, and .svg with Graphviz).")
-@click.option("--confirm", type=click.Choice(["cvc5"]), default=None,  # proofs.confirm.SOLVERS
+@click.option("--confirm", type=click.Choice(["cvc5"]), default=None,  # proofs.solving.confirm.SOLVERS
               help="Decide each of z3's proofs again with this second solver: proved only "
               "when both find it unsatisfiable; unknown when the second gives up; a fault "
               "when they disagree.")
@@ -268,8 +268,8 @@ def verify(rulebook_path: str | None, amendments: tuple[str, ...], fmt: str,
     standard output or -o, plus --json, --junit-xml, --sarif, --markdown files). Exit 0 all
     proved, 1 refuted, 3 unknown (or amendments that change nothing the model can see)."""
     cache = _start_workers(jobs, cache_dir, no_cache, "verify")
-    from shahrazad.proofs.obligations import verify as run_verify
-    from shahrazad.proofs.obligations import worst
+    from shahrazad.proofs.solving.obligations import worst
+    from shahrazad.proofs.verdicts.run import verify as run_verify
 
     from .report.explain import write_explanations
 
@@ -294,7 +294,7 @@ def verify(rulebook_path: str | None, amendments: tuple[str, ...], fmt: str,
     effect = None
     if amendments and code == 0:
         # Everything proved: is there anything the amendments change that the model sees?
-        from shahrazad.proofs.semantic import semantic_diff, unseen
+        from shahrazad.proofs.analyses.semantic import semantic_diff, unseen
 
         from .report.semantic import diff_json, undecided_line, unseen_line
 
@@ -451,7 +451,7 @@ def protection(rulebook_path: str | None, amendments: tuple[str, ...], fmt: str,
     invariant breaks? A change that alters what happens while no invariant breaks is a gap
     of the catalog, shown with a situation where it shows. Exit 0 when nothing is a gap, 1
     when something is, 3 when the solver could not decide."""
-    from shahrazad.proofs.protection import protection as run
+    from shahrazad.proofs.analyses.protection import protection as run
     from shahrazad.report.protection import exit_code, protection_json, protection_text
 
     rulebook = _rulebook(rulebook_path, amendments)
@@ -482,7 +482,7 @@ def check_rules_command(rulebook_path: str | None, amendments: tuple[str, ...], 
     other, dead clauses, vacuous invariants, cards without a destination. Each finding of
     the last three comes with a scenario. Exit 0 none, 1 findings, 3 unknown."""
     from shahrazad.model.scenario import dump_scenario, scenario_data
-    from shahrazad.proofs.rules_check import check_rules
+    from shahrazad.proofs.analyses.rules_check import check_rules
 
     rulebook = _rulebook(rulebook_path, amendments)
     with _Progress("checking the rules") as progress:
@@ -530,7 +530,8 @@ def history(folder: str, fmt: str, output: str | None, counterexamples: str | No
     """The rules' past wordings (amendments with their dates and sentences, see
     docs/amendments.md), each verified and diffed against the one before: the table of
     docs/history.md. Exit 1 if a wording breaks a promise, 3 if something is undecided."""
-    from shahrazad.proofs.history import archived, check_history, load_history
+    from shahrazad.model.amendment import archived, load_history
+    from shahrazad.proofs.analyses.history import check_history
 
     from .report.history import counterexample_files, history_json, history_markdown
 
@@ -562,7 +563,7 @@ def check_references_command(paths: tuple[str, ...], fmt: str, output: str | Non
     or Windows-1252, and rulesraker .json): each must point to a rule that exists, the right
     one, with the right title; a range of sub-rules must not stop short. Exit 0 none wrong,
     1 otherwise, 2 if no rule text was found."""
-    from shahrazad.proofs.references import scan
+    from shahrazad.references import scan
 
     def count(n: int, what: str) -> str:
         return f"{n:,} {what}{'' if n == 1 else 's'}"
@@ -591,10 +592,10 @@ def _start_workers(jobs: int | None, cache_dir: str | None, no_cache: bool,
                    command: str, always: bool = False) -> ResultCache | None:
     """The cache of proofs the options name; with none (a cold run, which needs workers),
     or `always`, the worker processes of `command` are started at once, so that their
-    start overlaps the command's own (`proofs.pool.start`)."""
+    start overlaps the command's own (`proofs.solving.pool.start`)."""
     cache = _cache(cache_dir, no_cache)
     if cache is None or always:
-        from shahrazad.proofs.pool import IMPORTS, start
+        from shahrazad.proofs.solving.pool import IMPORTS, start
 
         start(jobs or os.cpu_count() or 1, IMPORTS[command])
     return cache
@@ -715,11 +716,12 @@ def amend(amendment: str, rulebook_path: str | None, fmt: str, output: str | Non
     # Even a warm run compares the rulebooks in workers, beside the proofs, in one pool.
     cache = _start_workers(jobs, cache_dir, no_cache, "amend", always=True)
     from shahrazad.invariants.catalog import EVENTS
+    from shahrazad.model.amendment import load_amendment
     from shahrazad.model.scenario import scenario_data
-    from shahrazad.proofs.amendment import load_amendment
-    from shahrazad.proofs.obligations import Status, decide, obligations
-    from shahrazad.proofs.pool import cancel
-    from shahrazad.proofs.semantic import semantic_diff, unseen
+    from shahrazad.proofs.analyses.semantic import semantic_diff, unseen
+    from shahrazad.proofs.solving.obligations import Status, obligations
+    from shahrazad.proofs.solving.pool import cancel
+    from shahrazad.proofs.verdicts.run import decide
 
     from .report.explain import explain
     from .report.semantic import diff_json, diff_text
@@ -858,7 +860,7 @@ _engine_commands()
 
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the console script; returns the exit code."""
-    from shahrazad.proofs.pool import stop
+    from shahrazad.proofs.solving.pool import stop
 
     try:
         code = cli.main(args=argv, prog_name="shahrazad", standalone_mode=False)

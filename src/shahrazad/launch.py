@@ -1,6 +1,6 @@
 """The `shahrazad` console script: `shahrazad.cli.main`, with the proof workers started first.
 
-`verify` and `amend` decide their obligations in spawned worker processes (`proofs.pool`),
+`verify` and `amend` decide their obligations in spawned worker processes (`proofs.solving.pool`),
 each of which takes some 0.15 s to start and to import z3 and the prover (2026-12-03).
 When the command line is a cold `verify` or `amend` (no cache of proofs, so workers will
 be needed), the first worker is started here, before the command line module is imported,
@@ -47,7 +47,7 @@ def main() -> int:
     """Entry point of the console script; returns the exit code."""
     jobs = workers_wanted(sys.argv[1:])
     if jobs is not None:
-        from shahrazad.proofs.pool import IMPORTS, start
+        from shahrazad.proofs.solving.pool import IMPORTS, start
 
         start(jobs, IMPORTS[sys.argv[1]])
     from shahrazad.cli import main as command_line
@@ -66,7 +66,7 @@ def end(code: int) -> NoReturn:
     which finalizes what its pools and queues left), then `os._exit`, skipping only the
     interpreter's freeing of its objects. The command's files are written and closed by
     then (`options.emit`, the reports, the cache's renames). The workers are gone already
-    (`proofs.pool.stop`, at the end of `cli.main`)."""
+    (`proofs.solving.pool.stop`, at the end of `cli.main`)."""
     atexit._run_exitfuncs()
     # 120: what the interpreter's exit gives when it cannot flush standard output.
     os._exit(code if _flushed() else 120)

@@ -17,13 +17,13 @@ from shahrazad.model.rulebook import Rulebook, load_rulebook, official
 from shahrazad.model.scenario import Scenario
 
 if TYPE_CHECKING:
-    from shahrazad.proofs.cache import ResultCache
+    from shahrazad.proofs.solving.cache import ResultCache
 
 
 def load_rules(path: str | None, amendments: tuple[str, ...] = ()) -> tuple[Rulebook, list[Any]]:
     """The rulebook at `path` (the official one by default) with the amendments applied in
     order, and the amendments as loaded."""
-    from shahrazad.proofs.amendment import load_amendment
+    from shahrazad.model.amendment import load_amendment
 
     # The official rules are read once per process: the prover compares other rulebooks
     # with them (`official`), and would read them again.
@@ -122,7 +122,7 @@ def result_cache(folder: str | None, no_cache: bool) -> ResultCache | None:
     usage error (exit 2) for a folder that cannot be made or written."""
     if no_cache or not folder:
         return None
-    from shahrazad.proofs.cache import CacheError, ResultCache
+    from shahrazad.proofs.solving.cache import CacheError, ResultCache
 
     try:
         return ResultCache(folder)

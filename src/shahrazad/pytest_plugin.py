@@ -142,7 +142,7 @@ def _rulebook(rulebook: Rulebook | str | Path | None,
 
     book = rulebook if isinstance(rulebook, Rulebook) else load_rulebook(rulebook)
     for amendment in amendments:
-        from shahrazad.proofs.amendment import load_amendment
+        from shahrazad.model.amendment import load_amendment
 
         book = load_amendment(amendment).apply(book)
     return book

@@ -7,8 +7,8 @@ copied from them: the keys of each scenario table and the kind of value each hol
 (`model.scenario.SHAPES`), the events and their arguments (`model.events.EVENT_ARGS`, with
 the general rule of each in-game action, `GENERAL_RULES`), zones, object kinds, card types,
 supplementary decks and variants (`model.objects`), the statuses and exit codes of a proof
-(`proofs.verify.Status`), the events obligations are about (`invariants.catalog.EVENTS`),
-the second solvers (`proofs.confirm.SOLVERS`) and the version strings of the documents.
+(`proofs.solving.obligations.Status`), the events obligations are about (`invariants.catalog.EVENTS`),
+the second solvers (`proofs.solving.confirm.SOLVERS`) and the version strings of the documents.
 Adding an event, a key or a zone to the code changes the schema.
 
 Written here are what the code does not hold as data: the words of each description (those
@@ -63,8 +63,8 @@ from shahrazad.model.scenario import (
     TRADITIONAL_ONLY_ZONES,
     TRIGGER_REQUIRED,
 )
-from shahrazad.proofs.confirm import SOLVERS
-from shahrazad.proofs.obligations import Status
+from shahrazad.proofs.solving.confirm import SOLVERS
+from shahrazad.proofs.solving.obligations import Status
 
 from .report.jsondoc import VERIFY_SCHEMA
 from .report.simulate import SIMULATE_SCHEMA

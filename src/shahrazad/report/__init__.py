@@ -1,7 +1,7 @@
 """Report writers: they read the records that the model and the prover return (traces,
-`proofs.verify.Result`) and write them for people and tools. One module per format:
+`proofs.solving.obligations.Result`) and write them for people and tools. One module per format:
 `simulate` (text and JSON of a simulation); for a verification, `text`, `jsondoc`, `junit`,
 `sarif` and `markdown`, with `explain` (counterexamples in words, and as files); `catalog`
 (the invariant catalog in Markdown). Which outcome decides a run, and its exit code, is
-the prover's (`proofs.verify.worst`, `Status.exit_code`).
+the prover's (`proofs.solving.obligations.worst`, `Status.exit_code`).
 """

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from shahrazad.model.inputs import STDIN
 from shahrazad.model.scenario import Scenario
-from shahrazad.proofs.obligations import Result, Status
+from shahrazad.proofs.solving.obligations import Result, Status
 
 from .simulate import situation_text
 

@@ -11,8 +11,8 @@ from typing import Any
 
 from shahrazad.invariants.catalog import CATALOG
 from shahrazad.model.scenario import dump_scenario
-from shahrazad.proofs.history import Checked
-from shahrazad.proofs.semantic import unseen
+from shahrazad.proofs.analyses.history import Checked
+from shahrazad.proofs.analyses.semantic import unseen
 
 from .semantic import NO_DIFFERENCE
 
@@ -57,7 +57,7 @@ def _diff_words(c: Checked) -> str:
 def history_markdown(checked: list[Checked], files: dict[tuple[str, str], Path],
                      relative_to: Path,
                      archive: dict[str, list[tuple[int, str, str]]] | None = None) -> str:
-    """The table; with `archive` (`proofs.history.archived`), the wordings it lists that no
+    """The table; with `archive` (`model.amendment.archived`), the wordings it lists that no
     file encodes yet are named, so that none is left out silently."""
     total = len(CATALOG)
     lines = ["# The rules' past wordings, checked", "",

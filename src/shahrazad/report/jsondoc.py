@@ -8,7 +8,7 @@ from collections import Counter
 from typing import Any
 
 from shahrazad.model.scenario import scenario_data
-from shahrazad.proofs.obligations import Result, worst
+from shahrazad.proofs.solving.obligations import Result, worst
 
 from .text import cached_count, timing
 

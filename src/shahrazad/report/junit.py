@@ -9,9 +9,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from xml.etree import ElementTree as ET
 
+from shahrazad.model.amendment import Amendment
 from shahrazad.model.rulebook import Rulebook
-from shahrazad.proofs.amendment import Amendment
-from shahrazad.proofs.obligations import Result, Status
+from shahrazad.proofs.solving.obligations import Result, Status
 
 from .explain import explain
 from .locate import Location, citations, locations, rulebook_name, unseen_locations

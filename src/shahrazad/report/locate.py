@@ -18,12 +18,12 @@ from dataclasses import dataclass
 from pathlib import Path, PurePath
 from urllib.parse import quote
 
+from shahrazad.model.amendment import Amendment
 from shahrazad.model.errors import ShahrazadError
 from shahrazad.model.inputs import STDIN, STDIN_NAME, file_name
 from shahrazad.model.language import Clause
 from shahrazad.model.rulebook import OFFICIAL_NAME, Rulebook, load_rulebook, official
-from shahrazad.proofs.amendment import Amendment
-from shahrazad.proofs.obligations import Result
+from shahrazad.proofs.solving.obligations import Result
 
 OFFICIAL = "<official>"  # the `source` of the official rulebook (`model.rulebook`)
 

@@ -4,7 +4,7 @@ each refuted one explained with its scenario (TOML)."""
 from __future__ import annotations
 
 from shahrazad.model.scenario import dump_scenario
-from shahrazad.proofs.obligations import Result, Status
+from shahrazad.proofs.solving.obligations import Result, Status
 
 from .explain import explain
 from .text import summary

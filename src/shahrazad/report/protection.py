@@ -9,7 +9,7 @@ from typing import Any
 
 from shahrazad.model.rulebook import Rulebook
 from shahrazad.model.scenario import dump_scenario, scenario_data
-from shahrazad.proofs.protection import Protection
+from shahrazad.proofs.analyses.protection import Protection
 
 SCHEMA = "shahrazad.protection/3"
 

@@ -17,9 +17,9 @@ from pathlib import Path
 from typing import Any
 
 from shahrazad.invariants.catalog import Invariant
+from shahrazad.model.amendment import Amendment
 from shahrazad.model.rulebook import Rulebook, official
-from shahrazad.proofs.amendment import Amendment
-from shahrazad.proofs.obligations import Result, Status, worst
+from shahrazad.proofs.solving.obligations import Result, Status, worst
 
 from .locate import (
     Location,

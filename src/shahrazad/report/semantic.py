@@ -1,6 +1,6 @@
 """The semantic diff of an amendment in words and as JSON: for each event whose clauses it
 changes, whether the event ends differently, with the situation, its reaching trace, and
-the two outcomes side by side (`proofs.semantic`)."""
+the two outcomes side by side (`proofs.analyses.semantic`)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from typing import Any
 
 from shahrazad.model.scenario import dump_scenario, scenario_data, situation_data
 from shahrazad.model.state import Situation
-from shahrazad.proofs.semantic import EventDifference, unseen
+from shahrazad.proofs.analyses.semantic import EventDifference, unseen
 
 from .simulate import situation_text
 

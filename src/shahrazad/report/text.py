@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections import Counter
 
 from shahrazad.model.scenario import dump_scenario
-from shahrazad.proofs.obligations import Result, Status
+from shahrazad.proofs.solving.obligations import Result, Status
 
 from .explain import explain
 

@@ -36,11 +36,11 @@ T = TypeVar("T")
 R = TypeVar("R")
 
 # What a command's first worker imports as it starts (`start`): every command decides
-# obligations (`proofs.verify`); `amend` also compares the rulebooks (`proofs.semantic`, 18 ms
+# obligations (`proofs.verdicts.prove`); `amend` also compares the rulebooks (`proofs.analyses.semantic`, 18 ms
 # more of a worker's start, which `verify` need not wait for). Another worker imports what its
 # first item needs, as it unpickles it.
-PROVER = ("shahrazad.proofs.verify",)
-IMPORTS = {"verify": PROVER, "amend": (*PROVER, "shahrazad.proofs.semantic")}
+PROVER = ("shahrazad.proofs.verdicts.prove",)
+IMPORTS = {"verify": PROVER, "amend": (*PROVER, "shahrazad.proofs.analyses.semantic")}
 
 _started: tuple[int, ProcessPoolExecutor] | None = None  # (jobs, the pool) after `start`
 _lock = Lock()  # guards `_started`: two threads of one command may share the pool

@@ -22,7 +22,7 @@ from shahrazad.model.objects import FACE_DOWN_ZONES, NONCARD_ZONES, NONTRADITION
 from .symbolic import SymState
 
 if TYPE_CHECKING:
-    from .encode import Encoder
+    from .encoder import Encoder
 
 
 def _object_in_active(enc: Encoder, s: SymState, x: Any, active: Any) -> Any:

@@ -26,11 +26,13 @@ from shahrazad.model.errors import IllegalEvent
 from shahrazad.model.interpreter import Interpreter, Outcome
 from shahrazad.model.rulebook import Rulebook
 from shahrazad.model.scenario import Scenario
-
-from .counterexample import binding_of, extract
-from .encode import Transition, encode_event
-from .symbolic import TermEncoder, Universe
-from .verify import Obligation, Status, event_solver, prove
+from shahrazad.proofs.encoding.encode import encode_event
+from shahrazad.proofs.encoding.encoder import Transition
+from shahrazad.proofs.encoding.symbolic import TermEncoder, Universe
+from shahrazad.proofs.evidence.counterexample import binding_of, extract
+from shahrazad.proofs.solving.obligations import Obligation, Status
+from shahrazad.proofs.solving.queries import event_solver
+from shahrazad.proofs.verdicts.prove import prove
 
 o = obj("o")
 

@@ -21,7 +21,7 @@ from shahrazad.model.objects import OUTSIDE, PLAYER_ZONES
 from .symbolic import SymState
 
 if TYPE_CHECKING:
-    from .encode import Encoder
+    from .encoder import Encoder
 
 
 def selected(enc: Encoder, s: SymState, sel: Selector, o: Any) -> Any:

@@ -3,7 +3,7 @@
 z3 proves an obligation by finding each of its queries unsatisfiable: the structure
 hypotheses, the event's constraints, the invariant broken afterwards. The prover keeps, for
 each query, the hypotheses that z3's unsat core names (`verify.Evidence`); cvc5 is given the
-same query, re-read term by term (`proofs.cvc5_backend`), with those hypotheses. Fewer
+same query, re-read term by term (`proofs.solving.cvc5_backend`), with those hypotheses. Fewer
 hypotheses make a stronger claim, so cvc5's "unsat" confirms z3's proof as it stands.
 
 * cvc5 says what z3 said, for every query: **confirmed**.
@@ -20,7 +20,8 @@ from __future__ import annotations
 
 import time
 
-from .verify import Confirmation, Evidence, Result, Status
+from .obligations import Confirmation, Result, Status
+from .queries import Evidence
 
 SOLVERS = ("cvc5",)  # the second solvers `--confirm` knows
 
@@ -32,7 +33,7 @@ def confirm(result: Result, evidence: list[Evidence], seconds: float,
     fault when the solvers disagree."""
     if solver not in SOLVERS:
         raise ValueError(f"no second solver named {solver!r}")
-    from . import cvc5_backend  # cvc5 is loaded only where a confirmation is asked for
+    from shahrazad.proofs.solving import cvc5_backend
 
     start = time.perf_counter()
     answer, reason = "", ""

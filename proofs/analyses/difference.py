@@ -30,11 +30,11 @@ from shahrazad.model.interpreter import Interpreter
 from shahrazad.model.rulebook import Rulebook
 from shahrazad.model.scenario import Scenario, situation_data
 from shahrazad.model.state import Situation
-
-from .counterexample import extract, shrink
-from .encode import Transition, encode_event
-from .symbolic import RLIMIT_PER_SECOND, SymState, Universe, budget, work_done
-from .verify import structure_hypotheses
+from shahrazad.proofs.encoding.encode import encode_event
+from shahrazad.proofs.encoding.encoder import Transition
+from shahrazad.proofs.encoding.symbolic import RLIMIT_PER_SECOND, SymState, Universe, budget, work_done
+from shahrazad.proofs.evidence.counterexample import extract, shrink
+from shahrazad.proofs.solving.queries import structure_hypotheses
 
 BOUND = 4
 

@@ -10,7 +10,7 @@ each step is changed in turn, one change at a time, and verified the same way:
   or card types dropped, its phasing;
 * a game step: its game, a number one up and one down, a choice turned to the other.
 
-When nothing breaks, `proofs.difference` decides why: either the change alters what
+When nothing breaks, `proofs.analyses.difference` decides why: either the change alters what
 happens in some situation (a *gap* of the catalog, shown with that situation, replayed), or
 it alters nothing the model can see (the parameter has *no effect*: redundant, proved), or
 it only reorders a zone, which the model's state does not have (*unseen*). Gaps are named,
@@ -26,10 +26,12 @@ from typing import Any
 from shahrazad.model.language import EVENT_ROLES, PROCEDURE_STAGES, LanguageError, Step, parse_step
 from shahrazad.model.rulebook import Rulebook
 from shahrazad.model.scenario import Scenario
+from shahrazad.proofs.solving.obligations import Obligation, Status, obligations
+from shahrazad.proofs.solving.pool import run_all
+from shahrazad.proofs.solving.queries import Encodings
+from shahrazad.proofs.verdicts.prove import prove
 
 from .difference import difference
-from .pool import run_all
-from .verify import Encodings, Obligation, Status, obligations, prove
 
 # The values each destination parameter can take (`model.language.parse_destination`).
 DESTINATION_VALUES: dict[str, tuple[Any, ...]] = {

@@ -20,7 +20,7 @@ choices (shuffles, the subgame's starting player) come from the scenario's seed:
 smallest seed whose run reaches the violation is kept, so that `shahrazad simulate` shows
 the very run. `replay_reached` replays a reached scenario from its beginning; a
 counterexample for which no trace replays is excluded and another asked for
-(`proofs.verify`), and when none is reached, it is reported as a fault of the tool.
+(`proofs.verdicts.prove`), and when none is reached, it is reported as a fault of the tool.
 """
 
 from __future__ import annotations
@@ -55,7 +55,7 @@ class Unreachable(Exception):
 
     `objects` names the objects of the situation that the refused step acted on, and
     `step` is that step's kind (`move`, `turn`, ...), when one was refused (the prover
-    excludes counterexamples with such objects and asks again: `proofs.verify`); both empty
+    excludes counterexamples with such objects and asks again: `proofs.verdicts.prove`); both empty
     when the failure is not about particular objects."""
 
     def __init__(self, reason: str, objects: tuple[str, ...] = (), step: str = "") -> None:

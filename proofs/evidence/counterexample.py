@@ -29,10 +29,9 @@ from shahrazad.model.objects import DECK_OF, DEFAULT_TYPES, GameObject, ZoneRef
 from shahrazad.model.rulebook import Rulebook
 from shahrazad.model.scenario import Scenario, parse_scenario, scenario_data
 from shahrazad.model.state import Game, Situation, Trigger
-
-from .encode import Transition
-from .obligations import Replay
-from .symbolic import Universe
+from shahrazad.proofs.encoding.encoder import Transition
+from shahrazad.proofs.encoding.symbolic import Universe
+from shahrazad.proofs.solving.obligations import Replay
 
 COUNTER_KIND = "counter"
 

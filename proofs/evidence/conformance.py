@@ -27,9 +27,9 @@ from shahrazad.invariants.lang import ATTRIBUTES
 from shahrazad.model.events import Event
 from shahrazad.model.rulebook import Rulebook
 from shahrazad.model.state import Situation
+from shahrazad.proofs.encoding.symbolic import RLIMIT_PER_SECOND, work_done
 
 from .agreement import Pinned, _cells, _elements, concrete_value, pin, pin_refused
-from .symbolic import RLIMIT_PER_SECOND, work_done
 
 
 @dataclass(frozen=True)
@@ -211,8 +211,8 @@ def _incremental(solver: z3.Solver, eqs: list[tuple[str, Any]], most: int = 8,
 
 def exhaustive(rulebook: Rulebook, players: int, cards: int, depth: int,
                timeout: float = 20.0) -> tuple[int, int, list[tuple[str, Mismatch]]]:
-    """Every situation of this size (`proofs.explicit.situations`) and every event of
-    `proofs.explicit.events`: the steps the interpreter takes must conform (`conform`), and
+    """Every situation of this size (`proofs.evidence.explicit.situations`) and every event of
+    `proofs.evidence.explicit.events`: the steps the interpreter takes must conform (`conform`), and
     those it refuses must admit no symbolic run (`conform_refusal`). Returns how many steps
     were taken and refused, and each mismatch with its situation (as scenario text)."""
     from shahrazad.model.scenario import Scenario, dump_scenario

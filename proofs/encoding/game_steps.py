@@ -21,7 +21,7 @@ from shahrazad.model.language import PROCEDURE_STAGES
 from .symbolic import SymState
 
 if TYPE_CHECKING:
-    from .encode import Encoder
+    from .encoder import Encoder
 
 
 def _set_game(s: SymState, attribute: str, game: Any, value: Any) -> Any:

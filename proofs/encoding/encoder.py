@@ -1,24 +1,9 @@
-"""The rulebook's steps read as z3 transition relations: the encoder's core.
+"""One event's encoding under way: what every step of the z3 reading shares.
 
-`encode_event(rulebook, event, universe)` gives the symbolic transition of one event: a
-pre-state, the event's parameters and preconditions (the same checks the interpreter
-makes), then each step of each clause acting on that event, in rulebook order, as a
-functional update of the state arrays, and the resulting post-state. Every step reads as
-in `model.interpreter`; `proofs.agreement` checks the two readings against each other on
-every small situation (run by `tests/test_proofs.py`).
-
-This module holds what every step shares: `Encoder`, the bookkeeping of one event's
-encoding (the states in order, constraints, parameters, the game roles bound so far, what
-effects must forget), and its driver (`Encoder.run`, `Encoder.run_step`). The steps
-themselves are cut along the rules' own seams: `events` (the rule-defined events'
-parameters and preconditions), `actions` (the in-game actions), `object_steps` (steps
-that select objects) and `game_steps` (steps on games, players and permissions). Their
-functions take the encoder first; the encoder reaches them through the tables
-`RULE_EVENTS`, `IN_GAME_ACTIONS` and `GAME_STEPS`. They import `Encoder` for type
-checking only, so this module imports them without a cycle.
-
-Order within zones (shuffles, top and bottom) is not part of the symbolic state: no
-invariant speaks of it. Library sizes are: they are counted only in bounded universes.
+`Encoder` holds the states in order, the constraints and parameters, the game roles bound
+so far and what the effects must forget; `pre_state` declares the state before an event.
+The steps (`events`, `actions`, `game_steps`, `object_steps`) take an `Encoder` first;
+`encode` drives them, clause by clause. Nothing here knows the steps.
 """
 
 from __future__ import annotations
@@ -27,13 +12,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import z3
-from shahrazad.model.language import Clause, Step, games_acted_on
 from shahrazad.model.rulebook import Rulebook
 
-from .actions import IN_GAME_ACTIONS
-from .events import RULE_EVENTS
-from .game_steps import GAME_STEPS
-from .object_steps import firing, object_step
 from .symbolic import SymBinding, SymState, Universe, conjunction, equation
 
 
@@ -187,73 +167,16 @@ class Encoder:
 
     def game_of(self, name: str) -> Any:
         """The role's game, for a game step; a role no clause bound makes the event
-        impossible (`_Unbound`), and so does a role bound only in some situations (the main
+        impossible (`Unbound`), and so does a role bound only in some situations (the main
         game of a restarted game that has one) in the others: the interpreter refuses a game
         step on a role the event did not bind (`model.game_steps._role`)."""
         r = self.role(name)
         if r is None:
-            raise _Unbound(name)
+            raise Unbound(name)
         game, condition = r
         if not z3.is_true(condition):
             self.constraints.append(condition)
         return game
-
-    # ---- one event, clause by clause ----------------------------------------------------
-
-    def run(self) -> Transition:
-        """Encode the event: declare the pre-state and its active, live game, the event's
-        parameters and preconditions (`RULE_EVENTS`, `IN_GAME_ACTIONS`), then every step of every
-        clause on the event in rulebook order, and settle the effects into the post-state."""
-        u = self.u
-        self.pre = pre = pre_state(u)
-        active = u.const("active", "game")
-        self.constraints += [pre.get("active", active), pre.get("live", active)]
-        self.bind("active", active)
-        if self.event in IN_GAME_ACTIONS:
-            state = IN_GAME_ACTIONS[self.event](self, pre, active)
-        else:
-            state = RULE_EVENTS[self.event](self, pre, active)
-        for clause in self.rb.on(self.event):
-            for index, step in enumerate(clause.steps, start=1):
-                state = self.run_step(state, clause, step, f"{clause.name}#{index}")
-        post = self.settle(state).updated("post")
-        binding = SymBinding(roles=dict(self.roles), has_roles=dict(self.bound),
-                             controller=self.params.get("controller", u.nobody),
-                             exempt=self.params.get("exempt", z3.K(u.sorts["obj"], self.false())),
-                             creator=self.params.get("creator", u.noobj),
-                             card=self.params.get("card", u.noobj),
-                             then_battlefield=self.params.get("then", self.false()))
-        return Transition(self.event, pre, post, binding, self.constraints, self.params,
-                          self.states, self.unsupported, self.fires)
-
-    def run_step(self, s: SymState, clause: Clause, step: Step, label: str) -> SymState:
-        """Encode one step of a clause, after noting when it fires (`fires`). A game step on a
-        game whose zones an earlier step of the event destroyed does nothing once that game is
-        gone; a step that names a game role no clause bound leaves no transition at all (the
-        interpreter refuses the event), and says so in `unsupported`."""
-        try:
-            self.fires.setdefault(clause.name, []).append(firing(self, s, step))
-            if step.select is not None:
-                return object_step(self, s, step, label)
-            after = GAME_STEPS[step.action](self, s, step.args, label)
-            if step.action == "destroy-zones":
-                self.destroyed.add(step.args["_"])
-            if step.action == "end-game":
-                self.ended_a_game = True
-            gone = [role for role in games_acted_on(step) if role in self.destroyed]
-            if not gone:
-                return after
-            # A game whose zones ceased earlier in the event is gone: the step does nothing.
-            present = z3.And(*(s.get("present", self.game_of(role)) for role in gone))
-            return after.updated(after.name, **{
-                a: z3.If(present, after.arrays[a], s.arrays[a])
-                for a in after.arrays if after.arrays[a] is not s.arrays.get(a)})
-        except _Unbound as err:
-            # The interpreter refuses the event (IllegalEvent): no transition exists.
-            self.constraints.append(self.false())
-            self.unsupported.append(f"{label}: refers to the {err.role} game, which no clause "
-                                    "created")
-            return s
 
 
 def library_size(u: Universe, s: SymState) -> Any:
@@ -280,14 +203,8 @@ def pre_state(u: Universe) -> SymState:
     return pre
 
 
-class _Unbound(Exception):
+class Unbound(Exception):
     """A step names a game role that no clause bound (see `Encoder.game_of`)."""
 
     def __init__(self, role: str) -> None:
         self.role = role
-
-
-def encode_event(rulebook: Rulebook, event: str, universe: Universe) -> Transition:
-    """The symbolic transition of `event` under `rulebook`."""
-    return Encoder(rulebook, universe, event).run()
-

@@ -1,6 +1,6 @@
 """A second solver: z3 formulas re-read as cvc5 terms, so that cvc5 can decide them too.
 
-The encoding is built once, with z3 (`proofs.encode`, `proofs.symbolic`); this module walks
+The encoding is built once, with z3 (`proofs.encoding.encode`, `proofs.encoding.symbolic`); this module walks
 the z3 terms and builds the same formula with cvc5's API. The arrays of the symbolic
 situations become functions, which cvc5 reasons about best:
 
@@ -15,7 +15,7 @@ walker does not know raises `Untranslatable`, which the caller reports as unconf
 never as confirmed.
 
 Budgets are cvc5's deterministic resource count (`rlimit-per`), so that the same query gets
-the same answer on every run, like z3's (`proofs.symbolic.budget`).
+the same answer on every run, like z3's (`proofs.encoding.symbolic.budget`).
 """
 
 from __future__ import annotations

@@ -2,13 +2,13 @@
 
 An amendment is compared with the rules it amends event by event. Only the events whose
 clauses it changes can behave differently (an event's transition depends on its own clauses
-alone); for each, `proofs.difference` asks z3 for a situation where the event ends
+alone); for each, `proofs.analyses.difference` asks z3 for a situation where the event ends
 differently under the two rulebooks. Each difference found is:
 
 * replayed by the interpreter under both rulebooks, over every random outcome; the first
   pair of outcomes (same choices) that differ is kept, to be shown side by side;
 * reached: a trace of legal events from a game's beginning, under the amended rules, leads
-  to the situation (`proofs.reach`), and replays;
+  to the situation (`proofs.evidence.reach`), and replays;
 * judged by the catalog: the invariants the amended outcome breaks that the official one
   keeps (**breaks**), and the reverse (**repairs**).
 
@@ -34,11 +34,11 @@ from shahrazad.model.language import PERMISSIONS, PROHIBITIONS
 from shahrazad.model.rulebook import Rulebook
 from shahrazad.model.scenario import Scenario
 from shahrazad.model.state import Situation
+from shahrazad.proofs.evidence.counterexample import broken
+from shahrazad.proofs.evidence.reach import Unreachable, reach, replay_reached
+from shahrazad.proofs.solving.pool import run_all
 
-from .counterexample import broken
 from .difference import difference, outcome_key
-from .pool import run_all
-from .reach import Unreachable, reach, replay_reached
 
 LIMIT = 2000  # random outcomes enumerated per rulebook before a difference is not shown
 

@@ -31,7 +31,7 @@ from z3 import z3core
 # tripped a guard of 10x on one of them (`structure.subgame-decks-marked @ restart` under
 # the restart amendments): 60x keeps the answer the budget's. And never less than
 # WALL_CLOCK_FLOOR seconds: the prover's first attempts have budgets of a few thousandths of
-# a second (`proofs.verify.LADDER`), whose 60x (0.24 s) a query of a slow-counting kind can
+# a second (`proofs.solving.queries.LADDER`), whose 60x (0.24 s) a query of a slow-counting kind can
 # pass on a busy machine, where a process waits its turn for a core.
 RLIMIT_PER_SECOND = 10_000_000
 WALL_CLOCK_GUARD = 60
@@ -241,9 +241,9 @@ class Universe:
         return z3.Const(f"{prefix}!{self.serial}", self.sorts[sort])
 
     def maker(self, prefix: str, *domain: Any) -> Any:
-        """A function for what a step makes (`proofs.object_steps.copy`), named by a count
+        """A function for what a step makes (`proofs.encoding.object_steps.copy`), named by a count
         kept apart from `serial`: two rulebooks' transitions in one universe share the names of
-        their random choices, given by `serial` (`proofs.difference`), and a step that only
+        their random choices, given by `serial` (`proofs.analyses.difference`), and a step that only
         one of them has must not shift those; the k-th such function of each transition is
         shared, as their k-th random choices are."""
         self.made += 1

@@ -22,7 +22,7 @@ from shahrazad.model.objects import PLAYER_ZONES
 from .symbolic import SymState
 
 if TYPE_CHECKING:
-    from .encode import Encoder
+    from .encoder import Encoder
 
 BRING_IN_ZONES = ("library", "hand", "graveyard", "battlefield", "exile", "command", "stack")
 

@@ -31,10 +31,10 @@ from shahrazad.model.interpreter import DEFAULT_ZONE, Interpreter, in_range
 from shahrazad.model.objects import parse_zone
 from shahrazad.model.rulebook import Rulebook
 from shahrazad.model.state import Situation
+from shahrazad.proofs.encoding.encode import encode_event
+from shahrazad.proofs.encoding.symbolic import TermEncoder, Universe, budget
 
 from .counterexample import binding_of
-from .encode import encode_event
-from .symbolic import TermEncoder, Universe, budget
 
 SPARE = 3
 
@@ -350,11 +350,12 @@ def _check_case(rulebook: Rulebook, situation: Situation, event: Event) -> list[
 
 def exhaustive(rulebook: Rulebook, players: int, cards: int, depth: int,
                jobs: int = 1) -> tuple[int, list[Disagreement]]:
-    """Every situation of this size (`proofs.explicit`), every event it allows: the two
+    """Every situation of this size (`proofs.evidence.explicit`), every event it allows: the two
     readings must agree on every invariant. Returns how many transitions were compared and
     the disagreements."""
+    from shahrazad.proofs.solving.pool import spawned
+
     from .explicit import allowed_steps
-    from .pool import spawned
 
     cases = list(allowed_steps(rulebook, players, cards, depth))
     found: list[Disagreement] = []

@@ -1,10 +1,8 @@
-"""The proof obligations and their results, and how a run hands them to its workers.
+"""A run of obligations: cut into batches, handed to worker processes, answered.
 
-An obligation is an invariant of the catalog at one of its events; its `Result` says how it
-was decided (`Status`), in what time, and what shows it. `verify` and `decide` cut a run's
-obligations into batches (`batches`), hand them to worker processes costliest first
-(`weight`, `proofs.pool`) and gather the answers, which `proofs.verify` decides there with
-z3.
+`verify` and `decide` cut a run's obligations into batches (`batches`), hand them to
+worker processes costliest first (`weight`, `proofs.solving.pool`) and gather the answers,
+which `proofs.verdicts.prove` decides there with z3.
 
 All of this runs in the command's own process, which never imports z3 nor the prover:
 those belong to the workers (a cold `verify` of the official rules: the command's own
@@ -13,176 +11,26 @@ import 0.06 s shorter, its workers given their batches that much sooner).
 
 from __future__ import annotations
 
-import enum
-from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING
 
-from shahrazad.invariants.catalog import CATALOG, EVENTS, Invariant
-from shahrazad.invariants.lang import Term
-from shahrazad.model.interpreter import Outcome
-from shahrazad.model.rulebook import Rulebook, official
-from shahrazad.model.scenario import Scenario
-
-from .pool import run_all
+from shahrazad.model.rulebook import Rulebook
+from shahrazad.proofs.solving.obligations import (
+    DEFAULT_BOUND,
+    DEFAULT_TIMEOUT,
+    Case,
+    Obligation,
+    Result,
+    Status,
+    attributes,
+    changed_behind,
+    conjuncts,
+    obligations,
+)
+from shahrazad.proofs.solving.pool import run_all
 
 if TYPE_CHECKING:
-    from .cache import ResultCache
-
-DEFAULT_TIMEOUT = 5.0
-DEFAULT_BOUND = 3
-
-
-class Status(enum.Enum):
-    """The outcome of one proof obligation."""
-
-    PROVED = "proved"    # unsat: holds for every situation (or every one up to `bound`)
-    REFUTED = "refuted"  # sat, and the counterexample replays on the concrete interpreter
-    UNKNOWN = "unknown"  # the solver gave up (timeout, incompleteness), or no legal way leads
-    #                      to its counterexample under a rulebook whose own event leaves the
-    #                      legal situations on the way: not a proof
-    FAULT = "fault"      # sat, but the counterexample does not replay: a bug of this tool
-
-    @property
-    def exit_code(self) -> int:
-        """The exit code of a run that this outcome decides (see `worst`)."""
-        return _ORDER[self]
-
-
-# Which outcome decides a run of several obligations: the first of this table that occurs
-# (a run of none decides like one all proved). Each gives the run its exit code.
-_ORDER: dict[Status, int] = {
-    Status.REFUTED: 1,  # a counterexample that replays wins over everything
-    Status.FAULT: 3,    # a bug of this tool, nothing refuted: it decides nothing, like unknown
-    Status.UNKNOWN: 3,  # the solver gave up somewhere, nothing refuted: not a proof
-    Status.PROVED: 0,   # every obligation proved: the only way to exit 0
-}
-
-
-def worst(statuses: Iterable[Status]) -> Status:
-    """The outcome that decides a run: refuted, else fault, else unknown, else proved."""
-    present = set(statuses)
-    return next((s for s in _ORDER if s in present), Status.PROVED)
-
-
-@dataclass(frozen=True)
-class Obligation:
-    """One proof obligation: `invariant` holds at `event`."""
-
-    invariant: Invariant
-    event: str
-
-    @property
-    def name(self) -> str:
-        """`invariant @ event`, as reports name the obligation."""
-        return f"{self.invariant.id} @ {self.event}"
-
-
-@dataclass
-class Replay:
-    """What replaying a scenario showed: whether the invariant broke, and where."""
-
-    violated: bool
-    outcome: Outcome | None
-    witness: dict[str, str] | None
-    reason: str = ""
-
-
-@dataclass
-class Result:
-    """How one obligation was decided, and what shows it.
-
-    `seconds` is the time it took; `bound` the size of the finite universe searched, if one was
-    (a proof with a bound holds up to it only); `reason` says why in words (the solver's reason
-    for an unknown, what failed for a fault); `counterexample` is a refutation's situation (the
-    one reached) with its event, or the scenario a fault could not replay; `replay` is the
-    interpreter's replay of it; `notes` are remarks made on the way; `witness` is the
-    situation that proves a possibility. `cached`: answered from the cache of proofs
-    (`proofs.cache`), with no time of this run (`seconds`, `solving`, `encoding` are 0) and
-    no witness or replay.
-    """
-
-    obligation: Obligation
-    status: Status
-    seconds: float
-    bound: int | None = None
-    reason: str = ""
-    counterexample: Scenario | None = None
-    replay: Replay | None = None
-    notes: list[str] = field(default_factory=list)
-    witness: Scenario | None = None
-    trace: Scenario | None = None  # a refutation's reaching trace (`proofs.reach`)
-    solving: float = 0.0   # seconds inside z3's search (part of `seconds`)
-    encoding: float = 0.0  # seconds building z3 terms (part of `seconds`; an event's
-    #                        transition is built once per batch, counted where it is built)
-    confirmation: Confirmation | None = None  # a second solver's answer (`--confirm`)
-    cached: bool = False  # answered from the cache of proofs (`proofs.cache`), not decided
-
-
-@dataclass
-class Confirmation:
-    """A second solver's decision of a proof that z3 found (`proofs.confirm`)."""
-
-    solver: str     # the second solver's name: "cvc5"
-    answer: str     # "unsat" (or "sat" for a possibility): confirmed; "unknown"; or the
-    #                 opposite of z3's answer: a disagreement, which makes the result a fault
-    seconds: float  # the second solver's time, translation included
-    queries: int    # how many queries (one per conjunct of the invariant) it decided
-    reason: str = ""  # why it could not decide, or what it answered instead
-
-    @property
-    def confirmed(self) -> bool:
-        """Whether the second solver decided as z3 did (a disagreement, or a failure to decide,
-        carries a `reason`)."""
-        return self.answer in ("unsat", "sat") and not self.reason
-
-
-def obligations(only: list[str] | None = None) -> Iterator[Obligation]:
-    """Each invariant of the catalog (of `only`, if given) at each of its events that the
-    encoder knows, in catalog order."""
-    for inv in CATALOG:
-        if only and inv.id not in only:
-            continue
-        for event in inv.events:
-            if event in EVENTS:
-                yield Obligation(inv, event)
-
-
-def conjuncts(term: Term) -> list[Term]:
-    """The top-level conjuncts of a term (a conjunction holds iff each of them does)."""
-    if term.op == "and":
-        return [c for arg in term.args for c in conjuncts(arg)]
-    return [term]
-
-
-def attributes(term: Term) -> frozenset[str]:
-    """The state attributes a term reads, to pick the hypotheses that speak of the same
-    (`Encoded.relevant`) and to weigh an action's batch (`weight`). Read once per term
-    and process (`_READS`): each conjunct is asked again at every event, and walking it
-    each time was some 1% of a verification's work."""
-    kept = _READS.get(id(term))
-    if kept is None or kept[0] is not term:
-        kept = _READS[id(term)] = term, frozenset(
-            t.args[1] for t in term.walk() if t.op == "attr")
-    return kept[1]
-
-
-# The attributes each term read so far reads (`attributes`), by the term's identity, with the
-# term itself, kept alive so that its identity is never another's (a term's hash would walk
-# it as a whole). The catalog's conjuncts, and those of the few invariants a test makes.
-_READS: dict[int, tuple[Term, frozenset[str]]] = {}
-
-
-def _changed_behind(rulebook: Rulebook, ob: Obligation) -> bool:
-    """Whether `rulebook` differs from the official rules in a clause of the event that the
-    invariant names (changed, added or removed). Never for the official rules themselves,
-    asked of every obligation of a run twice (`decide`, `weight`) before its first batch."""
-    official_rules = official()
-    if rulebook is official_rules:
-        return False
-    mine = {c.name: c for c in rulebook.on(ob.event)}
-    theirs = {c.name: c for c in official_rules.on(ob.event)}
-    return any(mine.get(name) != theirs.get(name) for name in ob.invariant.clauses)
+    from shahrazad.proofs.solving.cache import ResultCache
 
 
 def verify(rulebook: Rulebook, only: list[str] | None = None,
@@ -193,7 +41,7 @@ def verify(rulebook: Rulebook, only: list[str] | None = None,
            cache: ResultCache | None = None) -> list[Result]:
     """Every obligation (of the invariants in `only`, at the events in `events`), in `jobs`
     worker processes; results in catalog order. With `confirm` (a second solver's name),
-    each proof is decided again by that solver (`proofs.confirm`). With `cache`, proofs
+    each proof is decided again by that solver (`proofs.solving.confirm`). With `cache`, proofs
     are answered from it where they can be, and kept in it (`decide`)."""
     wanted = None if events is None else set(events)
     todo = [ob for ob in obligations(only) if wanted is None or ob.event in wanted]
@@ -209,7 +57,7 @@ def decide(requests: list[tuple[Rulebook, list[Obligation]]],
     """The obligations of each request under its rulebook, all in one pool of `jobs` worker
     processes; for each request, its results in its order.
 
-    With `cache` (`proofs.cache`), a batch (`batches`) whose every obligation has a proof
+    With `cache` (`proofs.solving.cache`), a batch (`batches`) whose every obligation has a proof
     in the cache is answered from it, results marked `cached`; every other batch is decided
     whole, as without a cache, since an obligation's answer may depend on those decided
     before it against the same encoding (`Encodings`): the answers of a warm run are those
@@ -226,7 +74,7 @@ def decide(requests: list[tuple[Rulebook, list[Obligation]]],
 
     keys: list[list[str]] = []
     if cache is not None:
-        from .cache import Options
+        from shahrazad.proofs.solving.cache import Options
 
         options = Options(timeout, bound, minimise_cex, confirm)
         keys = [cache.keys(rulebook, todo, options) for rulebook, todo in requests]
@@ -240,7 +88,7 @@ def decide(requests: list[tuple[Rulebook, list[Obligation]]],
     for number, (rulebook, todo) in enumerate(requests):
         # Cut finely (`batches`): every group of a run of few, and a group of likely
         # refutations in any run, so that the workers share them.
-        fine = {group_of(ob) for ob in todo if few or _changed_behind(rulebook, ob)}
+        fine = {group_of(ob) for ob in todo if few or changed_behind(rulebook, ob)}
         for group in batches(list(range(len(todo))), [group_of(ob) for ob in todo], fine):
             if cache is not None:
                 kept = [cache.load(keys[number][i], todo[i]) for i in group]
@@ -270,7 +118,7 @@ def decide(requests: list[tuple[Rulebook, list[Obligation]]],
         results.update((place, answers[0]) for place, answers in zip(alone, again, strict=True)
                        if answers is not None)
     if cache is not None:
-        from .cache import prover_changed
+        from shahrazad.proofs.solving.cache import prover_changed
 
         # Code edited during the run (the workers import it afresh): keep nothing it proved.
         if not prover_changed():
@@ -292,7 +140,7 @@ def decide(requests: list[tuple[Rulebook, list[Obligation]]],
 # event's clauses, that event's likely refutations (a bounded search each, minimised and
 # reached) in one batch took one worker to the end (`amend libraries-copied-into-subgame`
 # 2.20 -> 2.64 s). In a run of fewer than MANY_GROUPS groups, and in a group that holds a
-# likely refutation (`_changed_behind`), batches hold at most FINE_BATCH (issue 9,
+# likely refutation (`changed_behind`), batches hold at most FINE_BATCH (issue 9,
 # docs/benchmarks.md).
 BATCH = 72
 FINE_BATCH = 48
@@ -329,7 +177,7 @@ def batches(items: list[int], groups: list[str],
 
 
 # How many times a proof an obligation is expected to cost when its rulebook changed a clause
-# its invariant names (`_changed_behind`): there a refutation is likely, and a refutation
+# its invariant names (`changed_behind`): there a refutation is likely, and a refutation
 # (a bounded search, the model replayed, minimised and reached) takes 0.1-0.4 s where most
 # proofs take a few milliseconds (`libraries-copied-into-subgame`: its batch of five such
 # refutations took 1.85 s of the run's 2.9, and began last of the four start-subgame
@@ -338,10 +186,10 @@ LIKELY_REFUTED = 20
 
 
 # The attributes of the state that the encoder's transition of each in-game action changes
-# (`proofs.actions`; `tests/test_proofs.py` compares them with the transitions). No clause
+# (`proofs.encoding.actions`; `tests/test_proofs.py` compares them with the transitions). No clause
 # acts on an action, so they are the same under every rulebook. A conjunct of an invariant
 # that reads none of them is, after the action, a structure hypothesis term for term, and
-# proved without a search (`verify._solve`); what an action's batch costs is its other
+# proved without a search (`verify.solve`); what an action's batch costs is its other
 # conjuncts: on the official rules (2026-12-03, in one process) `leave` with 47 of them took
 # 0.134 s, `move` and `create` with 40 each 0.097 and 0.088 s, and `counter`, `phase`, `turn`
 # and `control` with 6 to 9 each 0.021 to 0.036 s, where each of the seven weighed the same
@@ -370,7 +218,7 @@ def weight(rulebook: Rulebook, batch: list[Obligation]) -> int:
     an in-game action as long as the conjuncts it can break (ACTION_CHANGES), an invariant
     that counts cards longer still, and a likely refutation (LIKELY_REFUTED) longest."""
     return sum(_cost(rulebook, ob) * (10 if ob.invariant.bounded else 1)
-               * (LIKELY_REFUTED if _changed_behind(rulebook, ob) else 1) for ob in batch)
+               * (LIKELY_REFUTED if changed_behind(rulebook, ob) else 1) for ob in batch)
 
 
 def _cost(rulebook: Rulebook, ob: Obligation) -> int:
@@ -384,13 +232,12 @@ def _cost(rulebook: Rulebook, ob: Obligation) -> int:
     return 1 + sum(len(clause.steps) for clause in rulebook.on(ob.event))
 
 
-Case = tuple[Rulebook, list[Obligation], float, int, bool, str | None]
 
 
 def _prove_batch(case: Case) -> list[Result]:
     """In a worker: the batch decided by the prover (`verify.prove_batch`), which this
     process never imports (nor z3 with it)."""
-    from .verify import prove_batch
+    from .prove import prove_batch
 
     return prove_batch(case)
 
