@@ -52,14 +52,26 @@ def main() -> None:
     args = parser.parse_args()
     skip = set(args.skip.split(","))
 
+    times, solver = _official(args.runs)
+    paths = sorted(glob.glob(str(ROOT / "examples/amendments/*.toml")))
+    repeat = max(1, args.runs // 2)
+    _counterexamples(paths if "amendments" not in skip else [], repeat)
+    _amend(paths if "amend" not in skip else [], repeat)
+    if "explicit" not in skip:
+        _explicit(args.explicit, times, solver)
+
+
+def _official(runs: int) -> tuple[list[float], list[float]]:
+    """The official rulebook verified `runs` times, each in a cold process: the wall times,
+    and each obligation's seconds in the last run."""
     times, out = [], ""
-    for _ in range(args.runs):
+    for _ in range(runs):
         seconds, out = timed(["verify", "--format", "json"])
         times.append(seconds)
     doc = json.loads(out)
     solver = sorted(o["seconds"] for o in doc["obligations"])
     print("## Official rulebook, cold process")
-    print(f"runs: {args.runs}; median wall-clock: {statistics.median(times):.2f} s "
+    print(f"runs: {runs}; median wall-clock: {statistics.median(times):.2f} s "
           f"(min {min(times):.2f}, max {max(times):.2f}); obligations: {len(solver)}; "
           f"summary: {doc['summary']}; within 1.5 s: {sum(t <= 1.5 for t in times)} of "
           f"{len(times)} runs")
@@ -70,16 +82,18 @@ def main() -> None:
     slowest = sorted(doc["obligations"], key=lambda o: -o["seconds"])[:5]
     for o in slowest:
         print(f"  {o['seconds'] * 1000:7.0f} ms  {o['invariant']} @ {o['event']}")
+    return times, solver
 
+
+def _counterexamples(paths: list[str], repeat: int) -> None:
+    """Each example amendment's first broken invariant refuted alone, and all it breaks."""
     print("\n## Counterexamples for the example amendments, cold process")
     print("| amendment | one: median s | all it breaks: median s | refuted |")
     print("| --- | --- | --- | --- |")
     from shahrazad.model.amendment import load_amendment
 
-    paths = sorted(glob.glob(str(ROOT / "examples/amendments/*.toml")))
-    repeat = max(1, args.runs // 2)
     ones: list[float] = []
-    for path in paths if "amendments" not in skip else []:
+    for path in paths:
         breaks = load_amendment(path).breaks
         first = [timed(["verify", "--amendment", path, "--only", breaks[0], "--format", "json"])
                  for _ in range(repeat)]
@@ -100,26 +114,30 @@ def main() -> None:
         print(f"one counterexample: median {statistics.median(ones):.2f} s, max {max(ones):.2f} s; "
               f"{sum(t <= 1.0 for t in ones)} of {len(ones)} within 1 s")
 
+
+def _amend(paths: list[str], repeat: int) -> None:
+    """`shahrazad amend` on each example amendment, cold."""
     print("\n## shahrazad amend, cold process")
     print("| amendment | median s |")
     print("| --- | --- |")
     amends: list[float] = []
-    for path in paths if "amend" not in skip else []:
+    for path in paths:
         amends.append(statistics.median(timed(["amend", path])[0] for _ in range(repeat)))
         print(f"| {Path(path).stem} | {amends[-1]:.2f} |")
     if amends:
         print(f"amend: median {statistics.median(amends):.2f} s, max {max(amends):.2f} s; "
               f"{sum(t <= 3.0 for t in amends)} of {len(amends)} within 3 s")
 
-    if "explicit" in skip:
-        return
+
+def _explicit(triples: str, times: list[float], solver: list[float]) -> None:
+    """The explicit-state search at each size of `triples`, beside the proof."""
     print("\n## Explicit-state search against the proof")
     print("| players | cards | games deep | situations | transitions | checks | seconds |")
     print("| --- | --- | --- | --- | --- | --- | --- |")
     from shahrazad.model.rulebook import official
     from shahrazad.proofs.evidence.explicit import search
 
-    for triple in args.explicit.split(";"):
+    for triple in triples.split(";"):
         players, cards, depth = (int(x) for x in triple.split(","))
         start = time.perf_counter()
         stats, found = search(official(), players, cards, depth)

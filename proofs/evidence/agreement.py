@@ -10,6 +10,7 @@ invariant when z3 finds that no symbolic run gives it the other truth value.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -240,108 +241,156 @@ def check(rulebook: Rulebook, situation: Situation, event: Event,
     return out
 
 
+@dataclass
+class _Pins:
+    """Pins a transition's parameters to an event's, in a solver: one method per kind of
+    event (`PIN`). With `post` None (a refused event), only those the event itself names."""
+
+    solver: z3.Solver
+    params: dict[str, Any]
+    event: Event
+    binding: Binding
+    element: dict[str, dict[str, Any]]
+    u: Universe
+    post: Situation | None
+    pre_games: dict[str, Any]
+
+    def el(self, sort: str, name: str | None) -> Any:
+        """The universe's element named `name` (None for no name)."""
+        return self.element[sort].get(name) if name is not None else None
+
+    def start_subgame(self) -> None:
+        made = self.event.get("via") is None  # the event makes its creating effect
+        self.solver.add(self.params["made"] == z3.BoolVal(made, self.u.ctx))
+        if not made:
+            self.solver.add(self.params["creator"] == self.el("obj", self.binding.creator))
+        if "by" in self.params and self.event.get("by"):
+            self.solver.add(self.params["by"] == self.el("player", self.event.get("by")))
+        new_id = self.binding.roles.get("subgame")
+        starting = (self.post.games[new_id].starting_player
+                    if self.post is not None and new_id in self.post.games else None)
+        for chosen in self.params.get("random_starting", []):
+            if starting is not None:
+                self.solver.add(chosen == self.el("player", starting))
+
+    def end_subgame(self) -> None:
+        result = "win" if self.event.get("winner") else "draw" if self.event.get("draw") else "none"
+        self.solver.add(self.params["result"] == self.u.enum("result", result))
+        for name, e in self.element["player"].items():
+            self.solver.add(z3.Select(self.params["winners"], e) == z3.BoolVal(
+                name in (self.event.get("winner") or []), self.u.ctx))
+
+    def restart(self) -> None:
+        self.solver.add(self.params["controller"] == self.el("player", self.binding.controller))
+        source = self.event.get("source")
+        self.solver.add(self.params["source"] == (self.el("obj", source) if source is not None
+                                                  else self.u.noobj))
+        if self.post is not None:  # the exempt cards the interpreter computed, the encoder's too
+            for name, e in self.element["obj"].items():
+                self.solver.add(z3.Select(self.params["exempt"], e)
+                                == z3.BoolVal(name in self.binding.exempt, self.u.ctx))
+        self.solver.add(self.params["then"] == z3.BoolVal(self.binding.then_battlefield, self.u.ctx))
+        restarted = self.binding.roles.get("restarted")
+        if "in_range" in self.params and self.binding.controller is not None and restarted is not None:
+            reach, game = self.params["in_range"]
+            source = self.pre_games.get(restarted)
+            if source is not None and source.range_of_influence is not None:
+                near = in_range(source.players, self.binding.controller, source.range_of_influence)
+                for name, e in self.element["player"].items():
+                    self.solver.add(reach(game, self.el("player", self.binding.controller), e)
+                                    == z3.BoolVal(name in near, self.u.ctx))
+
+    def affect(self) -> None:
+        self.solver.add(self.params["effect"] == self.el("obj", self.event.get("effect")))
+        on_player = self.event.get("player") is not None
+        self.solver.add(self.params["on_player"] == z3.BoolVal(on_player, self.u.ctx))
+        if on_player:
+            self.solver.add(self.params["target_player"] == self.el("player", self.event.get("player")))
+        else:
+            self.solver.add(self.params["target"] == self.el("obj", self.event.get("object")))
+
+    def move(self) -> None:
+        target = parse_zone(str(self.event.get("to")))
+        self.solver.add(self.params["object"] == self.el("obj", self.event.get("object")))
+        self.solver.add(self.params["to"] == self.u.enum("zone", target.kind))
+        if target.player is not None and not target.is_outside:
+            self.solver.add(self.params["to_player"] == self.el("player", target.player))
+        if target.deck is not None:
+            self.solver.add(self.params["to_deck"] == self.u.enum("deck", target.deck))
+        exiler = self.event.get("exiled-with")
+        self.solver.add(self.params["exiled_with"] == (self.el("obj", exiler) if exiler is not None
+                                             else self.u.noobj))
+
+    def create(self) -> None:
+        kind = str(self.event.get("kind"))
+        self.solver.add(self.params["kind"] == self.u.enum("kind", kind))
+        to = parse_zone(str(self.event.get("to"))).kind if self.event.get("to") else DEFAULT_ZONE[kind]
+        self.solver.add(self.params["to"] == self.u.enum("zone", to))
+        self.solver.add(self.params["controller"] == self.el("player", self.event.get("controller")))
+        watches = "leaves-zone" in (self.event.get("triggers") or [])
+        self.solver.add(self.params["watcher"] == z3.BoolVal(watches, self.u.ctx))
+
+    def counter(self) -> None:
+        on_player = self.event.get("player") is not None
+        self.solver.add(self.params["on_player"] == z3.BoolVal(on_player, self.u.ctx))
+        self.solver.add(self.params["add"] == z3.IntVal(int(self.event.get("add")), self.u.ctx))
+        if on_player:
+            self.solver.add(self.params["player"] == self.el("player", self.event.get("player")))
+        else:
+            self.solver.add(self.params["object"] == self.el("obj", self.event.get("object")))
+            if self.post is not None:
+                after = self.post.objects.get(self.event.get("object"))
+                self.solver.add(self.params["left"] == z3.BoolVal(bool(after and after.counters), self.u.ctx))
+
+    def phase_or_turn(self) -> None:
+        self.solver.add(self.params["object"] == self.el("obj", self.event.get("object")))
+        if self.event.kind == "phase":
+            self.solver.add(self.params["out"] == z3.BoolVal(bool(self.event.get("out")), self.u.ctx))
+        else:
+            self.solver.add(self.params["up"] == z3.BoolVal(self.event.get("face") == "up", self.u.ctx))
+
+    def leave(self) -> None:
+        self.solver.add(self.params["player"] == self.el("player", self.event.get("player")))
+
+    def control(self) -> None:
+        self.solver.add(self.params["object"] == self.el("obj", self.event.get("object")))
+        self.solver.add(self.params["player"] == self.el("player", self.event.get("player")))
+
+    def bring_in(self) -> None:
+        self.solver.add(self.params["card"] == self.el("obj", self.binding.card))
+        if self.post is not None:
+            where = self.post.where[self.binding.card] if self.binding.card else None
+            if where is not None:
+                self.solver.add(self.params["to"] == self.u.enum("zone", where.kind))
+            by = self.post.objects[self.binding.card].controller if self.binding.card else None
+            self.solver.add(self.params["by"] == self.el("player", by))
+
+
+# Each kind of event whose parameters `_Pins` pins, and the method that pins them.
+PIN: dict[str, Callable[[_Pins], None]] = {
+    "start-subgame": _Pins.start_subgame,
+    "end-subgame": _Pins.end_subgame,
+    "restart": _Pins.restart,
+    "affect": _Pins.affect,
+    "move": _Pins.move,
+    "create": _Pins.create,
+    "counter": _Pins.counter,
+    "phase": _Pins.phase_or_turn,
+    "turn": _Pins.phase_or_turn,
+    "leave": _Pins.leave,
+    "control": _Pins.control,
+    "bring-in": _Pins.bring_in,
+}
+
+
 def _pin_params(solver: z3.Solver, params: dict[str, Any], event: Event, binding: Binding,
                 element: dict[str, dict[str, Any]], u: Universe, post: Situation | None,
                 pre_games: dict[str, Any]) -> None:
     """Pin the transition's parameters to the event's; with `post` None (a refused event)
     only those the event itself names."""
-    def el(sort: str, name: str | None) -> Any:
-        return element[sort].get(name) if name is not None else None
-
-    if event.kind == "start-subgame":
-        made = event.get("via") is None  # the event makes its creating effect
-        solver.add(params["made"] == z3.BoolVal(made, u.ctx))
-        if not made:
-            solver.add(params["creator"] == el("obj", binding.creator))
-        if "by" in params and event.get("by"):
-            solver.add(params["by"] == el("player", event.get("by")))
-        new_id = binding.roles.get("subgame")
-        starting = (post.games[new_id].starting_player
-                    if post is not None and new_id in post.games else None)
-        for chosen in params.get("random_starting", []):
-            if starting is not None:
-                solver.add(chosen == el("player", starting))
-    elif event.kind == "end-subgame":
-        result = "win" if event.get("winner") else "draw" if event.get("draw") else "none"
-        solver.add(params["result"] == u.enum("result", result))
-        for name, e in element["player"].items():
-            solver.add(z3.Select(params["winners"], e) == z3.BoolVal(
-                name in (event.get("winner") or []), u.ctx))
-    elif event.kind == "restart":
-        solver.add(params["controller"] == el("player", binding.controller))
-        source = event.get("source")
-        solver.add(params["source"] == (el("obj", source) if source is not None else u.noobj))
-        if post is not None:  # the exempt cards the interpreter computed, the encoder's too
-            for name, e in element["obj"].items():
-                solver.add(z3.Select(params["exempt"], e)
-                           == z3.BoolVal(name in binding.exempt, u.ctx))
-        solver.add(params["then"] == z3.BoolVal(binding.then_battlefield, u.ctx))
-        restarted = binding.roles.get("restarted")
-        if "in_range" in params and binding.controller is not None and restarted is not None:
-            reach, game = params["in_range"]
-            source = pre_games.get(restarted)
-            if source is not None and source.range_of_influence is not None:
-                near = in_range(source.players, binding.controller, source.range_of_influence)
-                for name, e in element["player"].items():
-                    solver.add(reach(game, el("player", binding.controller), e)
-                               == z3.BoolVal(name in near, u.ctx))
-    elif event.kind == "affect":
-        solver.add(params["effect"] == el("obj", event.get("effect")))
-        on_player = event.get("player") is not None
-        solver.add(params["on_player"] == z3.BoolVal(on_player, u.ctx))
-        if on_player:
-            solver.add(params["target_player"] == el("player", event.get("player")))
-        else:
-            solver.add(params["target"] == el("obj", event.get("object")))
-    elif event.kind == "move":
-        target = parse_zone(str(event.get("to")))
-        solver.add(params["object"] == el("obj", event.get("object")))
-        solver.add(params["to"] == u.enum("zone", target.kind))
-        if target.player is not None and not target.is_outside:
-            solver.add(params["to_player"] == el("player", target.player))
-        if target.deck is not None:
-            solver.add(params["to_deck"] == u.enum("deck", target.deck))
-        exiler = event.get("exiled-with")
-        solver.add(params["exiled_with"] == (el("obj", exiler) if exiler is not None
-                                             else u.noobj))
-    elif event.kind == "create":
-        kind = str(event.get("kind"))
-        solver.add(params["kind"] == u.enum("kind", kind))
-        to = parse_zone(str(event.get("to"))).kind if event.get("to") else DEFAULT_ZONE[kind]
-        solver.add(params["to"] == u.enum("zone", to))
-        solver.add(params["controller"] == el("player", event.get("controller")))
-        solver.add(params["watcher"] == z3.BoolVal("leaves-zone" in (event.get("triggers") or []),
-                                                   u.ctx))
-    elif event.kind == "counter":
-        on_player = event.get("player") is not None
-        solver.add(params["on_player"] == z3.BoolVal(on_player, u.ctx))
-        solver.add(params["add"] == z3.IntVal(int(event.get("add")), u.ctx))
-        if on_player:
-            solver.add(params["player"] == el("player", event.get("player")))
-        else:
-            solver.add(params["object"] == el("obj", event.get("object")))
-            if post is not None:
-                after = post.objects.get(event.get("object"))
-                solver.add(params["left"] == z3.BoolVal(bool(after and after.counters), u.ctx))
-    elif event.kind in ("phase", "turn"):
-        solver.add(params["object"] == el("obj", event.get("object")))
-        if event.kind == "phase":
-            solver.add(params["out"] == z3.BoolVal(bool(event.get("out")), u.ctx))
-        else:
-            solver.add(params["up"] == z3.BoolVal(event.get("face") == "up", u.ctx))
-    elif event.kind == "leave":
-        solver.add(params["player"] == el("player", event.get("player")))
-    elif event.kind == "control":
-        solver.add(params["object"] == el("obj", event.get("object")))
-        solver.add(params["player"] == el("player", event.get("player")))
-    elif event.kind == "bring-in":
-        solver.add(params["card"] == el("obj", binding.card))
-        if post is not None:
-            where = post.where[binding.card] if binding.card else None
-            if where is not None:
-                solver.add(params["to"] == u.enum("zone", where.kind))
-            by = post.objects[binding.card].controller if binding.card else None
-            solver.add(params["by"] == el("player", by))
+    pin = PIN.get(event.kind)
+    if pin is not None:
+        pin(_Pins(solver, params, event, binding, element, u, post, pre_games))
 
 
 def _check_case(rulebook: Rulebook, situation: Situation, event: Event) -> list[Disagreement]:

@@ -92,69 +92,12 @@ def extract(model: z3.ModelRef, universe: Universe, t: Transition, event: str) -
     for name in player_names:
         state.outside(name)
     for g in games:
-        this = gid(g)
-        assert this is not None
-        parent = gid(r.pre("parent", g)) if r.true("has_parent", g) else None
-        game = Game(id=this, players=[pid(p) for p in players if r.true("plays", g, p)],
-                    parent=parent, status="active" if r.true("active", g) else "suspended")
-        if r.true("has_creator", g):
-            game.created_by = oid(r.pre("created_by", g))
-        if r.true("limited_range", g):
-            game.range_of_influence = 1
-        for p in players:
-            if r.true("starts", g, p):
-                game.starting_player = pid(p)
-            if r.true("doomed", g, p):
-                game.doomed.append(pid(p))
-            count = r.pre("counters", g, p)
-            if z3.is_int_value(count) and count.as_long() > 0:
-                state.counters_of(this, pid(p))[COUNTER_KIND] = count.as_long()
-        for o in r.elements("obj"):
-            if r.same(o, u.noobj):
-                continue
-            began = str(r.pre("began_in_deck", g, o))
-            if began != "none" and r.true("exists", o):
-                game.began_in_deck[oid(o)] = began
-            came = str(r.pre("came_from", g, o))
-            if came != "none" and r.true("exists", o) \
-                    and (came != "main-game" or parent is not None):
-                game.came_from[oid(o)] = came
-            if r.true("waiting", g, o):
-                game.pending_triggers.append(Trigger(oid(o), "a watcher", "a card", "a zone", this))
-            if r.true("resolved", g, o):
-                game.resolved.append(oid(o))
-        state.games[this] = game
+        game = _game(r, g, players, state, gid, pid, oid)
+        state.games[game.id] = game
     for g in games:
         state.create_zones(state.games[gid(g) or ""])
     for o in objects:
-        kind = str(r.pre("kind", o))
-        zone_kind = str(r.pre("zone", o))
-        owner = pid(r.pre("owner", o))
-        if zone_kind == "outside":
-            zone = ZoneRef(None, "outside", owner)
-        else:
-            g = gid(r.pre("game", o))
-            player = pid(r.pre("zone_player", o)) if zone_kind in ("library", "hand", "graveyard",
-                                                                   "deck") else None
-            deck = str(r.pre("zone_deck", o)) if zone_kind == "deck" else None
-            zone = ZoneRef(g, zone_kind, player, deck)
-        ctype = str(r.pre("ctype", o)) if kind == "card" else "traditional"
-        obj = GameObject(
-            id=oid(o), kind=kind, owner=owner, controller=pid(r.pre("controller", o)),
-            card_type=ctype, deck=DECK_OF.get(ctype) if kind == "card" else None,
-            face_up=r.true("face_up", o), phased_out=r.true("phased_out", o),
-            commander=r.true("commander", o) and kind == "card",
-            counters={COUNTER_KIND: 1} if r.true("has_counters", o) else {},
-            game_of_origin=None if kind == "card" else gid(r.pre("origin", o)),
-            triggers=["leaves-zone"] if r.true("watcher", o) else [],
-        )
-        if kind == "card" and ctype == "traditional":  # its characteristics (205.2a)
-            aura = r.true("aura", o)
-            obj.types = (("enchantment",) if aura else ("creature",)) \
-                if r.true("permanent_card", o) else ("instant",)
-            obj.subtypes = ("aura",) if aura else ()
-        if kind == "card" and not r.same(r.pre("exiled_with", o), r.u.noobj):
-            obj.exiled_with = oid(r.pre("exiled_with", o))
+        obj, zone = _object(r, o, gid, pid, oid)
         state.objects[obj.id] = obj
         state.place(obj.id, zone, "bottom")
     for e in objects:
@@ -169,6 +112,83 @@ def extract(model: z3.ModelRef, universe: Universe, t: Transition, event: str) -
     if "in_range" in t.params:
         _seat_for_range(scenario, r, t, players, pid, gid)
     return scenario
+
+
+def _game(r: _Reader, g: Any, players: list[Any], state: Situation,
+          gid: Callable[[Any], str | None], pid: Callable[[Any], str],
+          oid: Callable[[Any], str]) -> Game:
+    """One live game of the model: its players, parent, status and creator, its range of
+    influence, starting and doomed players, its players' counters (written into `state`),
+    and the marks it keeps of objects: the supplementary decks they began in, where they
+    came from, the triggers waiting and what resolved."""
+    this = gid(g)
+    assert this is not None
+    parent = gid(r.pre("parent", g)) if r.true("has_parent", g) else None
+    game = Game(id=this, players=[pid(p) for p in players if r.true("plays", g, p)],
+                parent=parent, status="active" if r.true("active", g) else "suspended")
+    if r.true("has_creator", g):
+        game.created_by = oid(r.pre("created_by", g))
+    if r.true("limited_range", g):
+        game.range_of_influence = 1
+    for p in players:
+        if r.true("starts", g, p):
+            game.starting_player = pid(p)
+        if r.true("doomed", g, p):
+            game.doomed.append(pid(p))
+        count = r.pre("counters", g, p)
+        if z3.is_int_value(count) and count.as_long() > 0:
+            state.counters_of(this, pid(p))[COUNTER_KIND] = count.as_long()
+    for o in r.elements("obj"):
+        if r.same(o, r.u.noobj):
+            continue
+        began = str(r.pre("began_in_deck", g, o))
+        if began != "none" and r.true("exists", o):
+            game.began_in_deck[oid(o)] = began
+        came = str(r.pre("came_from", g, o))
+        if came != "none" and r.true("exists", o) \
+                and (came != "main-game" or parent is not None):
+            game.came_from[oid(o)] = came
+        if r.true("waiting", g, o):
+            game.pending_triggers.append(Trigger(oid(o), "a watcher", "a card", "a zone", this))
+        if r.true("resolved", g, o):
+            game.resolved.append(oid(o))
+    return game
+
+
+def _object(r: _Reader, o: Any, gid: Callable[[Any], str | None],
+            pid: Callable[[Any], str], oid: Callable[[Any], str]) -> tuple[GameObject, ZoneRef]:
+    """One object of the model and its zone: kind, owner, controller, card type and deck,
+    face, phasing, commander, counters, the game that made it, its triggers, a traditional
+    card's characteristics (205.2a) and what exiled it."""
+    kind = str(r.pre("kind", o))
+    zone_kind = str(r.pre("zone", o))
+    owner = pid(r.pre("owner", o))
+    if zone_kind == "outside":
+        zone = ZoneRef(None, "outside", owner)
+    else:
+        g = gid(r.pre("game", o))
+        player = pid(r.pre("zone_player", o)) if zone_kind in ("library", "hand", "graveyard",
+                                                               "deck") else None
+        deck = str(r.pre("zone_deck", o)) if zone_kind == "deck" else None
+        zone = ZoneRef(g, zone_kind, player, deck)
+    ctype = str(r.pre("ctype", o)) if kind == "card" else "traditional"
+    obj = GameObject(
+        id=oid(o), kind=kind, owner=owner, controller=pid(r.pre("controller", o)),
+        card_type=ctype, deck=DECK_OF.get(ctype) if kind == "card" else None,
+        face_up=r.true("face_up", o), phased_out=r.true("phased_out", o),
+        commander=r.true("commander", o) and kind == "card",
+        counters={COUNTER_KIND: 1} if r.true("has_counters", o) else {},
+        game_of_origin=None if kind == "card" else gid(r.pre("origin", o)),
+        triggers=["leaves-zone"] if r.true("watcher", o) else [],
+    )
+    if kind == "card" and ctype == "traditional":  # its characteristics (205.2a)
+        aura = r.true("aura", o)
+        obj.types = (("enchantment",) if aura else ("creature",)) \
+            if r.true("permanent_card", o) else ("instant",)
+        obj.subtypes = ("aura",) if aura else ()
+    if kind == "card" and not r.same(r.pre("exiled_with", o), r.u.noobj):
+        obj.exiled_with = oid(r.pre("exiled_with", o))
+    return obj, zone
 
 
 def _seat_for_range(scenario: Scenario, r: _Reader, t: Transition, players: list[Any],

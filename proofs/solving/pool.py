@@ -36,7 +36,8 @@ T = TypeVar("T")
 R = TypeVar("R")
 
 # What a command's first worker imports as it starts (`start`): every command decides
-# obligations (`proofs.verdicts.prove`); `amend` also compares the rulebooks (`proofs.analyses.semantic`, 18 ms
+# obligations (`proofs.verdicts.prove`); `amend` also compares the rulebooks
+# (`proofs.analyses.semantic`, 18 ms
 # more of a worker's start, which `verify` need not wait for). Another worker imports what its
 # first item needs, as it unpickles it.
 PROVER = ("shahrazad.proofs.verdicts.prove",)

@@ -36,8 +36,6 @@ from shahrazad.proofs.encoding.symbolic import (
     solver_for,
 )
 
-# The obligations, their results and a run's batches live in `proofs.solving.obligations`, which
-# the command's own process imports without z3; re-exported here, where they began.
 from .obligations import (
     Obligation,
     attributes,

@@ -17,8 +17,9 @@ from __future__ import annotations
 import os
 import time
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
+import z3
 from shahrazad.invariants import lang
 from shahrazad.invariants.catalog import Invariant
 from shahrazad.invariants.lang import Term, pre
@@ -31,10 +32,8 @@ from shahrazad.model.objects import ZoneRef
 from shahrazad.model.rulebook import Rulebook, official
 from shahrazad.model.scenario import Scenario
 from shahrazad.model.state import Situation
-from shahrazad.proofs.encoding.symbolic import (
-    RLIMIT_PER_SECOND,
-    work_done,
-)
+from shahrazad.proofs.encoding.encoder import Transition
+from shahrazad.proofs.encoding.symbolic import RLIMIT_PER_SECOND, Universe, work_done
 from shahrazad.proofs.evidence.agreement import concrete_value
 from shahrazad.proofs.evidence.counterexample import (
     canonical,
@@ -64,9 +63,6 @@ from shahrazad.proofs.solving.obligations import (
     changed_behind,
 )
 from shahrazad.proofs.solving.queries import Encodings, solve
-
-# The obligations, their results and a run's batches live in `proofs.solving.obligations`, which
-# the command's own process imports without z3; re-exported here, where they began.
 
 QUICK = 0.4  # seconds for the first, unbounded attempt
 SEEDS = 5  # random seeds tried, each with a share of the timeout, before "unknown"
@@ -216,6 +212,31 @@ def _prove(rulebook: Rulebook, ob: Obligation, timeout: float, bound: int,
     if ob.invariant.bounded:
         bound = max(bound, rules_bound(rulebook, ob))
     start = time.perf_counter()
+    found = _search(rulebook, ob, timeout, bound, encodings, start)
+    if isinstance(found, Result):
+        return found
+    return _refute(rulebook, ob, timeout, minimise_cex, encodings, start, found)
+
+
+class _Model(NamedTuple):
+    """The query that gave a model: its universe, solver (holding the model) and transition,
+    the universe's bound and the seed it was asked with (a retry asks the same), the bound
+    last tried, and the notes so far."""
+
+    universe: Universe
+    solver: z3.Solver
+    transition: Transition
+    size: int | None
+    seed: int
+    tried_bound: int | None
+    notes: list[str]
+
+
+def _search(rulebook: Rulebook, ob: Obligation, timeout: float, bound: int,
+            encodings: Encodings, start: float) -> Result | _Model:
+    """Look for a violation: proved where there is none (for every size, or up to the bound
+    for an invariant that counts cards), unknown where the solver gives up, else the query
+    that gave a model."""
     notes: list[str] = []
     tried_bound: int | None = None
     # Proofs of what holds are quick; models of what does not are quicker to find in a
@@ -271,8 +292,15 @@ def _prove(rulebook: Rulebook, ob: Obligation, timeout: float, bound: int,
     if answer != "sat":
         return Result(ob, Status.UNKNOWN, time.perf_counter() - start, bound=tried_bound,
                       reason="; ".join(notes), notes=notes)
-    # A counterexample that no trace reaches is excluded by its shape and the same query
-    # (same universe, same seed) asked again, at most COUNTEREXAMPLES times in all (`_block`).
+    return _Model(universe, solver, t, size, seed_of_sat, tried_bound, notes)
+
+
+def _refute(rulebook: Rulebook, ob: Obligation, timeout: float, minimise_cex: bool,
+            encodings: Encodings, start: float, model: _Model) -> Result:
+    """The model read, replayed, minimised and reached: a refutation. One that no trace
+    reaches is excluded by its shape and the same query (same universe, same seed) asked
+    again, at most COUNTEREXAMPLES times in all (`_block`); a fault, or unknown, when none is."""
+    universe, solver, t, size, seed_of_sat, tried_bound, notes = model
     tries: list[str] = []    # why each counterexample so far was not shown
     illegal_way = ""         # the first way that the rulebook's own event made illegal
     blocked: list[Term] = []  # the shapes of those counterexamples, excluded from the next

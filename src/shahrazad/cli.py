@@ -45,6 +45,7 @@ from .report import simulate as report
 
 if TYPE_CHECKING:
     from shahrazad.proofs.solving.cache import ResultCache
+    from shahrazad.proofs.solving.obligations import Result
 
 FC = TypeVar("FC", bound=Callable[..., Any] | click.Command)  # what click's decorators take
 
@@ -750,17 +751,7 @@ def amend(amendment: str, rulebook_path: str | None, fmt: str, output: str | Non
             cancel()
             raise
         diff = comparing.result()
-    before = {r.obligation.name: r for r in found}
-    again = {r.obligation.name: r for r in redone}
-    after = [again.get(r.obligation.name, r) for r in found]
-    changes = []
-    for r in after:
-        old = before[r.obligation.name].status
-        if old != r.status:
-            kind = ("breaks" if r.status == Status.REFUTED else
-                    "repairs" if old == Status.REFUTED and r.status == Status.PROVED else
-                    f"{old.value} -> {r.status.value}")
-            changes.append((kind, r))
+    after, changes = _verdict_changes(found, redone)
     summary = {"replaces": [c.name for c in loaded.replace], "removes": loaded.remove,
                "adds": [a[0].name for a in loaded.add]}
     if fmt == "json":
@@ -795,6 +786,26 @@ def amend(amendment: str, rulebook_path: str | None, fmt: str, output: str | Non
     undecided = any(d.status == "unknown" for d in diff) or any(
         r.status in (Status.UNKNOWN, Status.FAULT) for r in after)
     raise click.exceptions.Exit(3 if (unseen(diff) and not changes) or undecided else 0)
+
+
+def _verdict_changes(found: list[Result], redone: list[Result],
+                     ) -> tuple[list[Result], list[tuple[str, Result]]]:
+    """The amended rulebook's results (`redone`, the base rulebook's `found`), and each
+    obligation whose verdict the amendment changes: "breaks", "repairs", or old -> new."""
+    from shahrazad.proofs.solving.obligations import Status
+
+    before = {r.obligation.name: r for r in found}
+    again = {r.obligation.name: r for r in redone}
+    after = [again.get(r.obligation.name, r) for r in found]
+    changes = []
+    for r in after:
+        old = before[r.obligation.name].status
+        if old != r.status:
+            kind = ("breaks" if r.status == Status.REFUTED else
+                    "repairs" if old == Status.REFUTED and r.status == Status.PROVED else
+                    f"{old.value} -> {r.status.value}")
+            changes.append((kind, r))
+    return after, changes
 
 
 @cli.command()
