@@ -97,12 +97,9 @@ def graph() -> nx.DiGraph:
 
 
 def diagram(g: nx.DiGraph) -> str:
-    """The rooms and, for each two, how many modules of the one import modules of the other:
-    a Mermaid flowchart (GitHub draws it as a picture), highest room on top."""
-    counts: dict[tuple[str, str], int] = {}
-    for a, b in g.edges:
-        if room(a) != room(b):
-            counts[room(a), room(b)] = counts.get((room(a), room(b)), 0) + 1
+    """The rooms with their modules, and an arrow wherever a module of one imports a module of
+    another: a Mermaid flowchart (GitHub draws it as a picture), highest room on top."""
+    arrows = {(room(a), room(b)) for a, b in g.edges if room(a) != room(b)}
     paths = modules()
     members = {r: sorted(n.removeprefix("shahrazad.").removeprefix(r + ".")
                          for n in g if room(n) == r and paths[n].name != "__init__.py")
@@ -111,9 +108,8 @@ def diagram(g: nx.DiGraph) -> str:
     for r in reversed(ORDER):
         label = f"{r}<br/><small>{', '.join(members[r])}</small>"
         lines.append(f'  {_id(r)}["{label}"]')
-    for (a, b), n in sorted(counts.items(),
-                            key=lambda kv: (-ORDER.index(kv[0][0]), ORDER.index(kv[0][1]))):
-        lines.append(f"  {_id(a)} -->|{n}| {_id(b)}")
+    for a, b in sorted(arrows, key=lambda ab: (-ORDER.index(ab[0]), ORDER.index(ab[1]))):
+        lines.append(f"  {_id(a)} --> {_id(b)}")
     lines.append("```")
     return "\n".join(lines) + "\n"
 
