@@ -32,7 +32,7 @@ def test_one_proof_run_writes_every_report(capsys: pytest.CaptureFixture[str], t
     from shahrazad.proofs.verdicts import run as proofs
 
     runs: list[int] = []
-    real = proofs.verdicts.prove
+    real = proofs.verify
 
     def counted(*args: Any, **kwargs: Any) -> Any:
         runs.append(1)
@@ -264,5 +264,5 @@ def test_amend_decides_both_rulebooks_only_where_the_amendment_changes_them(
     code, _, _ = run(capsys, "amend", BREAKS_COMMANDERS, "--format", "json")
     assert len(asked) == 2 and asked[0] == asked[1]  # the same obligations of both
     assert {event for event, _ in asked[0]} == {"end-subgame"}  # 728.5c is about the end
-    assert len(asked[0]) == len([ob for ob in proofs.solving.obligations() if ob.event == "end-subgame"])
+    assert len(asked[0]) == len([ob for ob in proofs.obligations() if ob.event == "end-subgame"])
     assert code == 3  # every verdict the same, and the stand-in comparison saw no difference
