@@ -140,7 +140,7 @@ def solver_for(universe: Universe, counts: bool = False) -> z3.Solver:
     and searched up to ten times longer: a model breaking `restart.owners` under
     `2011-713.2-controller-takes-ownership`, 5.5 million units of z3's work against 0.4
     million; the official rules' `restart.short-library-loses`, in a universe of 8, 6.7
-    million against 2.8 million (issue 9, docs/benchmarks.md). An unbounded universe's
+    million against 2.8 million (issue 9). An unbounded universe's
     queries keep the default solver (no clear gain there). A query that `counts` cards gets
     COUNTING_TACTICS."""
     if universe.bound is None:
@@ -307,8 +307,7 @@ class Simplified(SymState):
     included, and that work is done again for every formula: on the official rules' three
     big events, asserting the goals took about 1.7 s of 8 before their arrays were simplified
     once, 0.2 s after. An array one step updated is left as it is: simplified, it made some
-    goals of the one-step events harder for the solver, costing more than it saved (issue 9,
-    docs/benchmarks.md).
+    goals of the one-step events harder for the solver, costing more than it saved (issue 9).
 
     The reads: one object's attribute after a restart simplifies to a term of some 500
     nodes (where the object came from, step by step), and z3 spent 3-9 ms on each such read

@@ -52,7 +52,7 @@ BASIC = frozenset({"exists", "zone", "game", "kind", "waiting", "live", "present
 # the official rules took z3 38 million units, with a new one every 8, 33 million (and 4:
 # about the same). Popping each goal instead was faster still, but z3 crashed (a segfault,
 # the same query every time) when the goals of one obligation shared a scope: without
-# push and pop the solver never meets that path (issue 9, docs/benchmarks.md).
+# push and pop the solver never meets that path (issue 9).
 OBLIGATIONS_PER_SOLVER = 8
 
 
@@ -274,7 +274,7 @@ def structure_hypotheses(universe: Universe) -> list[tuple[Term, frozenset[str],
 # a fresh solver: of the official rules' goals, 99% of those the first rung proves take under
 # 30,000 units (the most 166,000), and every one the second proves under 220,000; with budgets
 # of 200,000 and 500,000 units, the attempts that failed took 40% of z3's time; with 40,000
-# and 250,000, z3's time in a run fell by about a third (issue 9; docs/benchmarks.md). Of the
+# and 250,000, z3's time in a run fell by about a third (issue 9). Of the
 # nine goals that reach a fresh solver, the three costliest are proved under the relevant
 # hypotheses with 40,000 to 270,000 units, under all with 14 to over 50 million: the
 # relevant ones come first (the run's z3 work 33.9 -> 31.1 million units). The fresh
@@ -286,7 +286,7 @@ def structure_hypotheses(universe: Universe) -> list[tuple[Term, frozenset[str],
 # 243,633 units (the most for a proof 238,026, for a model 243,633), and 19 searches for
 # nothing took the whole half million; with 300,000, every report is as it was and those
 # amendments took 0.88-0.98 times as long as before, the console
-# script's quick exit (`launch.end`, about 25 ms) included (docs/benchmarks.md).
+# script's quick exit (`launch.end`, about 25 ms) included.
 LADDER = (("incremental", "relevant", 0.004), ("incremental", "all", 0.025),
           ("fresh", "relevant", 0.03), ("fresh", "all", 0.03))
 # In a bounded universe the query is mostly a search for a counterexample, and there the

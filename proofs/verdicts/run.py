@@ -140,8 +140,7 @@ def decide(requests: list[tuple[Rulebook, list[Obligation]]],
 # event's clauses, that event's likely refutations (a bounded search each, minimised and
 # reached) in one batch took one worker to the end (`amend libraries-copied-into-subgame`
 # 2.20 -> 2.64 s). In a run of fewer than MANY_GROUPS groups, and in a group that holds a
-# likely refutation (`changed_behind`), batches hold at most FINE_BATCH (issue 9,
-# docs/benchmarks.md).
+# likely refutation (`changed_behind`), batches hold at most FINE_BATCH (issue 9).
 BATCH = 72
 FINE_BATCH = 48
 MANY_GROUPS = 8
