@@ -143,6 +143,38 @@ def _places(draw: st.DrawFn, ctype: str, owner: str, games: list[dict[str, Any]]
     return draw(st.sampled_from(options))
 
 
+# The prefixes of the interpreter's own fresh names, by the prefix used here.
+_OWN_PREFIXES = {"waiting": "trigger", "creator": "spell", "tok": "token", "eff": "effect",
+                 "cop": "copy", "emb": "emblem", "abi": "ability"}
+
+# Where a token, copy, emblem, ability or effect is put as it is made (CR 111.7, 114.1).
+_HOME_OF: Final = {"token": "battlefield", "copy": "stack", "emblem": "command",
+                   "ability": "stack", "effect": "effects"}
+
+
+class _Names:
+    """The ids given so far in one scenario being drawn, and the next one to give."""
+
+    def __init__(self, draw: st.DrawFn) -> None:
+        self._draw = draw
+        self._serial = 0
+        self.taken: set[str] = set()
+
+    def new(self, prefix: str) -> str:
+        """A new name; often one the interpreter would give to what it makes next (its
+        own prefixes: trigger1, spell1, token2, ...), so that a generated situation can
+        hold every name an event might want for a new object."""
+        own = _OWN_PREFIXES.get(prefix)
+        if own is not None and self._draw(st.integers(0, 2)) == 0:
+            name = f"{own}{self._draw(st.integers(1, 3))}"
+            if name not in self.taken:
+                self.taken.add(name)
+                return name
+        self._serial += 1
+        self.taken.add(f"{prefix}{self._serial}")
+        return f"{prefix}{self._serial}"
+
+
 @st.composite
 def scenario_tables(draw: st.DrawFn, max_players: int = 4, max_cards: int = 12,
                     max_depth: int = 3, variants: bool = True) -> dict[str, Any]:
@@ -153,33 +185,50 @@ def scenario_tables(draw: st.DrawFn, max_players: int = 4, max_cards: int = 12,
     game (0: a single game); `variants` allows Commander, Vanguard, Planechase, Archenemy,
     limited range of influence and nontraditional cards.
     """
+    # Each part draws in turn, in this order: the same seed makes the same scenario.
     n = draw(st.integers(2, max(2, min(max_players, len(PLAYER_NAMES)))))
     players = list(PLAYER_NAMES[:n])
     chosen = (draw(st.lists(st.sampled_from(_NAMED_VARIANTS), unique=True, max_size=3))
               if variants else [])
     depth = draw(st.integers(0, max(0, max_depth)))
-    games: list[dict[str, Any]] = []
+    names = _Names(draw)
     cards: list[dict[str, Any]] = []
     objects: list[dict[str, Any]] = []
-    serial = 0
-    taken: set[str] = set()
+    games = _games(draw, players, chosen, depth, names, cards, objects)
+    commanders = _cards(draw, players, chosen, variants, max_cards, games, names, cards)
+    effects_by_game = _noncard_objects(draw, games, names, objects)
 
-    def next_id(prefix: str) -> str:
-        """A new name; often one the interpreter would give to what it makes next (its
-        own prefixes: trigger1, spell1, token2, ...), so that a generated situation can
-        hold every name an event might want for a new object."""
-        nonlocal serial
-        own = _OWN_PREFIXES.get(prefix)
-        if own is not None and draw(st.integers(0, 2)) == 0:
-            name = f"{own}{draw(st.integers(1, 3))}"
-            if name not in taken:
-                taken.add(name)
-                return name
-        serial += 1
-        taken.add(f"{prefix}{serial}")
-        return f"{prefix}{serial}"
+    data: dict[str, Any] = {"schema": SCHEMA, "players": players, "game": games}
+    if cards:
+        data["card"] = cards
+    if objects:
+        data["object"] = objects
+    player_effects = _effects_acting(draw, games, cards, objects, effects_by_game)
+    if player_effects:
+        data["player-effect"] = player_effects
+    counters = _player_counters(draw, games)
+    if counters:
+        data["player-counter"] = counters
+    _waiting_triggers(draw, games, cards, objects, names)
+    _game_records(draw, games, commanders)
+    if draw(st.integers(0, 4)) == 0:
+        data["ended"] = [{"id": "earlier", "result": "win",
+                          "winners": [draw(st.sampled_from(players))], "players": players}]
+    _remembered_names(draw, games, cards, names.taken)
+    # Extreme numbers the format allows.
+    if counters and draw(st.integers(0, 5)) == 0:
+        counters[0]["count"] = draw(st.sampled_from((2**31, 2**62, 2**63 - 1)))
+    return data
 
-    # The chain of games; a player who left a game is in no game below it (CR 800.4a).
+
+def _games(draw: st.DrawFn, players: list[str], chosen: list[str], depth: int, names: _Names,
+           cards: list[dict[str, Any]], objects: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The chain of games: `main`, then `depth` subgames, each under the previous one.
+
+    A player who left a game is in no game below it (CR 800.4a); every game has the chosen
+    variants; each subgame's creating spell or ability is added to `cards` or `objects`.
+    """
+    games: list[dict[str, Any]] = []
     in_game = list(players)
     for level in range(depth + 1):
         gid = "main" if level == 0 else f"sub{level}"
@@ -202,133 +251,203 @@ def scenario_tables(draw: st.DrawFn, max_players: int = 4, max_cards: int = 12,
         if level > 0:
             parent = games[-1]
             g["parent"] = parent["id"]
-            # The creating spell (a card) or ability waits on its main game's stack (728.5).
-            caster = draw(st.sampled_from(parent.get("players", players)))
-            creator = next_id("creator")
-            if draw(st.booleans()):
-                cards.append({"id": creator, "name": draw(st.sampled_from(_CREATORS)),
-                              "owner": caster, "at": f"{parent['id']}/stack"})
-            else:
-                objects.append({"id": creator, "kind": "ability", "controller": caster,
-                                "name": "Shahrazad (creating effect)",
-                                "at": f"{parent['id']}/stack"})
-            g["created-by"] = creator
+            g["created-by"] = _creator(draw, parent, players, names, cards, objects)
         games.append(g)
     for g in games:
         g.setdefault("players", list(players))
+    return games
 
-    # Cards.
+
+def _creator(draw: st.DrawFn, main_game: dict[str, Any], players: list[str], names: _Names,
+             cards: list[dict[str, Any]], objects: list[dict[str, Any]]) -> str:
+    """The id of a subgame's creating spell (a card) or ability, which waits on its main
+    game's stack (CR 728.5), cast by a player of the main game."""
+    caster = draw(st.sampled_from(main_game.get("players", players)))
+    creator = names.new("creator")
+    if draw(st.booleans()):
+        cards.append({"id": creator, "name": draw(st.sampled_from(_CREATORS)),
+                      "owner": caster, "at": f"{main_game['id']}/stack"})
+    else:
+        objects.append({"id": creator, "kind": "ability", "controller": caster,
+                        "name": "Shahrazad (creating effect)",
+                        "at": f"{main_game['id']}/stack"})
+    return creator
+
+
+def _cards(draw: st.DrawFn, players: list[str], chosen: list[str], variants: bool,
+           max_cards: int, games: list[dict[str, Any]], names: _Names,
+           cards: list[dict[str, Any]]) -> dict[str, list[str]]:
+    """Up to `max_cards` cards, added to `cards`; the commanders' ids by owner (CR 903.3)."""
     types = _types_for(chosen, variants)
     commanders: dict[str, list[str]] = {}
     for _ in range(draw(st.integers(0, max(0, max_cards)))):
-        owner = draw(st.sampled_from(players))
-        ctype = draw(st.sampled_from(types)) if draw(st.integers(0, 2)) == 0 else "traditional"
-        cid = next_id("c")
-        card: dict[str, Any] = {"id": cid, "owner": owner}
-        if draw(st.integers(0, 2)) == 0:
-            card["name"] = draw(st.sampled_from(_CARD_NAMES))
-        if ctype != "traditional":
-            card["type"] = ctype
-        homes = [g for g in games if owner in g["players"]]
-        # A player has one commander, or two with partner (903.3c, 702.124); in a suspended
-        # game a commander is not in the command zone, which it left for the subgame (728.2c).
-        mine = commanders.get(owner, [])
-        if ("commander" in chosen and ctype == "traditional" and homes
-                and (not mine or (len(mine) == 1 and draw(st.integers(0, 3)) == 0))
-                and _coin(draw)):
-            mine.append(cid)
-            commanders[owner] = mine
-            card["commander"] = True
-            game = draw(st.sampled_from(homes))["id"]
-            places = [f"{game}/battlefield", f"{game}/graveyard/{owner}", f"{game}/exile"]
-            if game == games[-1]["id"]:
-                places += [f"{game}/command", f"{game}/command"]
-            at = draw(st.sampled_from(places))
-        else:
-            at = _places(draw, ctype, owner, games)
-        card["at"] = at
-        zone_game = at.split("/")[0]
-        zone_kind = at.split("/")[1]
-        # Its types (205.2a): a creature card by default; sometimes an Aura, or, off the
-        # battlefield, an instant or sorcery card, which is no permanent card (110.4b).
-        if ctype == "traditional" and not card.get("commander"):
-            shape = draw(st.integers(0, 5))
-            if shape == 0:
-                card["types"], card["subtypes"] = ["enchantment"], ["aura"]
-            elif shape == 1 and zone_kind != "battlefield":
-                card["types"] = [draw(st.sampled_from(("instant", "sorcery")))]
-        # Exiled with an object of its game (Karn Liberated, 607.2a): sometimes, with a card
-        # already on that game's battlefield.
-        if zone_kind == "exile" and draw(st.integers(0, 2)) == 0:
-            sources = [c["id"] for c in cards if c["at"] == f"{zone_game}/battlefield"]
-            if sources:
-                card["exiled-with"] = draw(st.sampled_from(sources))
-        game_table = next((g for g in games if g["id"] == zone_game), None)
-        # Face down: always in a supplementary deck (701.31b); sometimes on the battlefield,
-        # the stack (a face-down spell), in exile (foretold, hidden away) or, for a hidden
-        # conspiracy, in the command zone (702.106a); never elsewhere (708.2, 406.3).
-        if zone_kind == "deck":
-            card["face"] = "down"
-        elif ((zone_kind in ("stack", "exile") and draw(st.integers(0, 4)) == 0)
-              or (zone_kind == "command" and ctype == "conspiracy" and _coin(draw))):
-            card["face"] = "down"
-        if at.endswith("/battlefield"):
-            controller = draw(st.sampled_from(game_table["players"])) if game_table else owner
-            if controller != owner:
-                card["controller"] = controller
-            if draw(st.integers(0, 3)) == 0:
-                card["phased"] = "out"
-            if draw(st.integers(0, 5)) == 0:
-                card["face"] = "down"
-            if draw(st.integers(0, 2)) == 0:
-                card["counters"] = {"+1/+1": draw(st.integers(1, 3))}
-            if draw(st.integers(0, 2)) == 0:
-                card["triggers"] = ["leaves-zone"]
-        # A supplementary card in a subgame began it, and every subgame above it, in its deck
-        # (728.2a), and is marked so in each, so that 728.5a sends it back at each end.
-        if game_table is not None and ctype in _SUPPLEMENTARY_KINDS:
-            for upper in games[1:games.index(game_table) + 1]:
-                upper.setdefault("began-in-deck", {})[cid] = DECK_OF[ctype]
-        # Where a card in a subgame came from into it: a zone it began the subgame in, or
-        # brought in later from a main game or from outside (728.2, 728.4a, 400.11b).
-        if game_table is not None and game_table is not games[0] and draw(st.integers(0, 2)):
-            came = ("deck" if ctype in _SUPPLEMENTARY_KINDS
-                    else "command" if card.get("commander") or ctype != "traditional"
-                    else draw(st.sampled_from(("library", "main-game", "outside"))))
-            game_table.setdefault("came-from", {})[cid] = came
-        cards.append(card)
+        cards.append(_card(draw, players, chosen, types, games, names, cards, commanders))
+    return commanders
 
-    # Tokens, copies, emblems, abilities and effects, each in the game that made it.
-    homes_of = {"token": "battlefield", "copy": "stack", "emblem": "command",
-                "ability": "stack", "effect": "effects"}
+
+def _card(draw: st.DrawFn, players: list[str], chosen: list[str], types: list[str],
+          games: list[dict[str, Any]], names: _Names, cards: list[dict[str, Any]],
+          commanders: dict[str, list[str]]) -> dict[str, Any]:
+    """One card of one of `types`: its owner, name, place and status, and what the games
+    record of it (CR 400.3, 108.2a, 728.2)."""
+    owner = draw(st.sampled_from(players))
+    ctype = draw(st.sampled_from(types)) if draw(st.integers(0, 2)) == 0 else "traditional"
+    card: dict[str, Any] = {"id": names.new("c"), "owner": owner}
+    if draw(st.integers(0, 2)) == 0:
+        card["name"] = draw(st.sampled_from(_CARD_NAMES))
+    if ctype != "traditional":
+        card["type"] = ctype
+    at = _card_place(draw, card, ctype, chosen, games, commanders)
+    card["at"] = at
+    zone_game = at.split("/")[0]
+    zone_kind = at.split("/")[1]
+    _card_types(draw, card, ctype, zone_kind)
+    _exiled_with(draw, card, zone_game, zone_kind, cards)
+    game_table = next((g for g in games if g["id"] == zone_game), None)
+    _face_down(draw, card, ctype, zone_kind)
+    if at.endswith("/battlefield"):
+        _permanent_status(draw, card, game_table)
+    if game_table is not None:
+        _began_in_deck(card, ctype, games, game_table)
+        _came_from(draw, card, ctype, games, game_table)
+    return card
+
+
+def _card_place(draw: st.DrawFn, card: dict[str, Any], ctype: str, chosen: list[str],
+                games: list[dict[str, Any]], commanders: dict[str, list[str]]) -> str:
+    """Where a card is: sometimes, in a Commander game, it is its owner's commander.
+
+    A player has one commander, or two with partner (CR 903.3c, 702.124); in a suspended
+    game a commander is not in the command zone, which it left for the subgame (728.2c).
+    A card that is no commander is wherever its type lets it be (`_places`).
+    """
+    owner = card["owner"]
+    homes = [g for g in games if owner in g["players"]]
+    mine = commanders.get(owner, [])
+    if ("commander" in chosen and ctype == "traditional" and homes
+            and (not mine or (len(mine) == 1 and draw(st.integers(0, 3)) == 0))
+            and _coin(draw)):
+        mine.append(card["id"])
+        commanders[owner] = mine
+        card["commander"] = True
+        game = draw(st.sampled_from(homes))["id"]
+        places = [f"{game}/battlefield", f"{game}/graveyard/{owner}", f"{game}/exile"]
+        if game == games[-1]["id"]:
+            places += [f"{game}/command", f"{game}/command"]
+        return draw(st.sampled_from(places))
+    return _places(draw, ctype, owner, games)
+
+
+def _card_types(draw: st.DrawFn, card: dict[str, Any], ctype: str, zone_kind: str) -> None:
+    """A traditional card's types (CR 205.2a): a creature card by default; sometimes an
+    Aura, or, off the battlefield, an instant or sorcery card, which is no permanent card
+    (110.4b). A commander stays a creature card (903.3)."""
+    if ctype == "traditional" and not card.get("commander"):
+        shape = draw(st.integers(0, 5))
+        if shape == 0:
+            card["types"], card["subtypes"] = ["enchantment"], ["aura"]
+        elif shape == 1 and zone_kind != "battlefield":
+            card["types"] = [draw(st.sampled_from(("instant", "sorcery")))]
+
+
+def _exiled_with(draw: st.DrawFn, card: dict[str, Any], zone_game: str, zone_kind: str,
+                 cards: list[dict[str, Any]]) -> None:
+    """A card in exile, sometimes exiled with a card already on its game's battlefield
+    (Karn Liberated, CR 607.2a)."""
+    if zone_kind == "exile" and draw(st.integers(0, 2)) == 0:
+        sources = [c["id"] for c in cards if c["at"] == f"{zone_game}/battlefield"]
+        if sources:
+            card["exiled-with"] = draw(st.sampled_from(sources))
+
+
+def _face_down(draw: st.DrawFn, card: dict[str, Any], ctype: str, zone_kind: str) -> None:
+    """Face down off the battlefield: always in a supplementary deck (CR 701.31b);
+    sometimes on the stack (a face-down spell), in exile (foretold, hidden away) or, for a
+    hidden conspiracy, in the command zone (702.106a); never elsewhere (708.2, 406.3)."""
+    if zone_kind == "deck":
+        card["face"] = "down"
+    elif ((zone_kind in ("stack", "exile") and draw(st.integers(0, 4)) == 0)
+          or (zone_kind == "command" and ctype == "conspiracy" and _coin(draw))):
+        card["face"] = "down"
+
+
+def _permanent_status(draw: st.DrawFn, card: dict[str, Any],
+                      game_table: dict[str, Any] | None) -> None:
+    """A card on the battlefield: its controller, a player of its game (CR 108.4), and
+    sometimes phased out (702.26), face down (708.2), with +1/+1 counters (122.1) or an
+    ability that triggers as it leaves (603.10a)."""
+    owner = card["owner"]
+    controller = draw(st.sampled_from(game_table["players"])) if game_table else owner
+    if controller != owner:
+        card["controller"] = controller
+    if draw(st.integers(0, 3)) == 0:
+        card["phased"] = "out"
+    if draw(st.integers(0, 5)) == 0:
+        card["face"] = "down"
+    if draw(st.integers(0, 2)) == 0:
+        card["counters"] = {"+1/+1": draw(st.integers(1, 3))}
+    if draw(st.integers(0, 2)) == 0:
+        card["triggers"] = ["leaves-zone"]
+
+
+def _began_in_deck(card: dict[str, Any], ctype: str, games: list[dict[str, Any]],
+                   game_table: dict[str, Any]) -> None:
+    """A supplementary card in a subgame began it, and every subgame above it, in its deck
+    (CR 728.2a), and is marked so in each, so that 728.5a sends it back at each end."""
+    if ctype in _SUPPLEMENTARY_KINDS:
+        for upper in games[1:games.index(game_table) + 1]:
+            upper.setdefault("began-in-deck", {})[card["id"]] = DECK_OF[ctype]
+
+
+def _came_from(draw: st.DrawFn, card: dict[str, Any], ctype: str, games: list[dict[str, Any]],
+               game_table: dict[str, Any]) -> None:
+    """Sometimes, where a card in a subgame came from into it: a zone it began the subgame
+    in, or brought in later from a main game or from outside (CR 728.2, 728.4a, 400.11b)."""
+    if game_table is not games[0] and draw(st.integers(0, 2)):
+        came = ("deck" if ctype in _SUPPLEMENTARY_KINDS
+                else "command" if card.get("commander") or ctype != "traditional"
+                else draw(st.sampled_from(("library", "main-game", "outside"))))
+        game_table.setdefault("came-from", {})[card["id"]] = came
+
+
+def _noncard_objects(draw: st.DrawFn, games: list[dict[str, Any]], names: _Names,
+                     objects: list[dict[str, Any]]) -> dict[str, list[str]]:
+    """Up to four tokens, copies, emblems, abilities and effects, added to `objects`, each
+    in the game that made it (CR 728.1b); the effects' ids by game."""
     effects_by_game: dict[str, list[str]] = {}
     for _ in range(draw(st.integers(0, 4))):
-        kind = draw(st.sampled_from(tuple(homes_of)))
+        kind = draw(st.sampled_from(tuple(_HOME_OF)))
         game = draw(st.sampled_from(games))
-        oid = next_id(kind[:3])
+        oid = names.new(kind[:3])
         o: dict[str, Any] = {"id": oid, "kind": kind,
                              "controller": draw(st.sampled_from(game["players"])),
-                             "at": f"{game['id']}/{homes_of[kind]}"}
+                             "at": f"{game['id']}/{_HOME_OF[kind]}"}
         if kind == "token":
-            if draw(st.integers(0, 3)) == 0:
-                o["phased"] = "out"
-            if draw(st.integers(0, 5)) == 0:
-                o["face"] = "down"  # a face-down token permanent (708.2)
-            if draw(st.integers(0, 2)) == 0:
-                o["triggers"] = ["leaves-zone"]
-            if draw(st.integers(0, 2)) == 0:
-                o["counters"] = {"+1/+1": draw(st.integers(1, 2))}
+            _token_status(draw, o)
         if kind == "effect":
             effects_by_game.setdefault(game["id"], []).append(oid)
         objects.append(o)
+    return effects_by_game
 
-    data: dict[str, Any] = {"schema": SCHEMA, "players": players, "game": games}
-    if cards:
-        data["card"] = cards
-    if objects:
-        data["object"] = objects
 
-    # Effects already acting on things of their own game (CR 728.1b).
+def _token_status(draw: st.DrawFn, token: dict[str, Any]) -> None:
+    """A token on the battlefield, sometimes phased out (CR 702.26), face down (708.2),
+    with an ability that triggers as it leaves (603.10a) or with +1/+1 counters (122.1)."""
+    if draw(st.integers(0, 3)) == 0:
+        token["phased"] = "out"
+    if draw(st.integers(0, 5)) == 0:
+        token["face"] = "down"
+    if draw(st.integers(0, 2)) == 0:
+        token["triggers"] = ["leaves-zone"]
+    if draw(st.integers(0, 2)) == 0:
+        token["counters"] = {"+1/+1": draw(st.integers(1, 2))}
+
+
+def _effects_acting(draw: st.DrawFn, games: list[dict[str, Any]], cards: list[dict[str, Any]],
+                    objects: list[dict[str, Any]],
+                    effects_by_game: dict[str, list[str]]) -> list[dict[str, str]]:
+    """Effects already acting on things of their own game (CR 728.1b): some cards and
+    objects are marked `affected-by` them; the players they act on are returned."""
     player_effects: list[dict[str, str]] = []
     for gid, effect_ids in effects_by_game.items():
         targets = [t for t in [*cards, *objects] if t["at"].split("/")[0] == gid
@@ -341,10 +460,11 @@ def scenario_tables(draw: st.DrawFn, max_players: int = 4, max_cards: int = 12,
             if draw(st.integers(0, 2)) == 0:
                 player_effects.append({"player": draw(st.sampled_from(game_players)),
                                        "effect": eid})
-    if player_effects:
-        data["player-effect"] = player_effects
+    return player_effects
 
-    # Counters on players, kept per game (CR 728.4b).
+
+def _player_counters(draw: st.DrawFn, games: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Counters on players, kept per game (CR 122.1, 728.4b)."""
     counters: list[dict[str, Any]] = []
     for g in games:
         for p in g["players"]:
@@ -352,10 +472,13 @@ def scenario_tables(draw: st.DrawFn, max_players: int = 4, max_cards: int = 12,
                 counters.append({"game": g["id"], "player": p,
                                  "kind": draw(st.sampled_from(_COUNTER_KINDS)),
                                  "count": draw(st.integers(1, 9))})
-    if counters:
-        data["player-counter"] = counters
+    return counters
 
-    # Abilities of a main game that triggered on a card brought into its subgame (728.4a).
+
+def _waiting_triggers(draw: st.DrawFn, games: list[dict[str, Any]], cards: list[dict[str, Any]],
+                      objects: list[dict[str, Any]], names: _Names) -> None:
+    """Abilities of a main game that triggered on a card brought into its subgame, waiting
+    in the main game (CR 728.4a): sometimes one per main game with a watcher."""
     for upper, lower in zip(games, games[1:], strict=False):
         watchers = [t["id"] for t in [*cards, *objects] if t["at"] == f"{upper['id']}/battlefield"
                     and t.get("triggers")]
@@ -363,9 +486,14 @@ def scenario_tables(draw: st.DrawFn, max_players: int = 4, max_cards: int = 12,
         if watchers and brought and _coin(draw):
             card_id = draw(st.sampled_from(brought))
             owner = next(c["owner"] for c in cards if c["id"] == card_id)
-            upper["trigger"] = [{"id": next_id("waiting"), "source": draw(st.sampled_from(watchers)),
+            upper["trigger"] = [{"id": names.new("waiting"), "source": draw(st.sampled_from(watchers)),
                                  "card": card_id, "left": f"{upper['id']}/graveyard/{owner}"}]
-    # Other per-game records that a restart must not carry over.
+
+
+def _game_records(draw: st.DrawFn, games: list[dict[str, Any]],
+                  commanders: dict[str, list[str]]) -> None:
+    """Other per-game records that a restart must not carry over (CR 726.1): commander tax
+    and commander damage (903.8, 903.10a), the monarch (724)."""
     for g in games:
         if commanders and draw(st.integers(0, 2)) == 0:
             g["commander-tax"] = {draw(st.sampled_from(sorted(
@@ -373,12 +501,13 @@ def scenario_tables(draw: st.DrawFn, max_players: int = 4, max_cards: int = 12,
             g["commander-damage"] = {draw(st.sampled_from(g["players"])): draw(st.integers(1, 20))}
         if draw(st.integers(0, 4)) == 0:
             g["designations"] = {"monarch": draw(st.sampled_from(g["players"]))}
-    if draw(st.integers(0, 4)) == 0:
-        data["ended"] = [{"id": "earlier", "result": "win",
-                          "winners": [draw(st.sampled_from(players))], "players": players}]
-    # Names that are remembered but are no object now (dangling, as the rules allow): an
-    # effect that acted on a card and ceased, a mark of a card that began a game in a deck
-    # and left it; often with the interpreter's own names.
+
+
+def _remembered_names(draw: st.DrawFn, games: list[dict[str, Any]], cards: list[dict[str, Any]],
+                      taken: set[str]) -> None:
+    """Names that are remembered but are no object now (dangling, as the rules allow): an
+    effect that acted on a card and ceased, a mark of a card that began a game in a deck
+    and left it (CR 728.5a); often with the interpreter's own names."""
     if cards and draw(st.integers(0, 3)) == 0:
         gone = draw(st.sampled_from(("effect1", "effect2", "gone-effect")))
         if gone not in taken:  # a name no object has now
@@ -387,15 +516,6 @@ def scenario_tables(draw: st.DrawFn, max_players: int = 4, max_cards: int = 12,
         mark = draw(st.sampled_from(("token1", "card1", "gone-plane")))
         if mark not in taken:
             games[-1].setdefault("began-in-deck", {})[mark] = "planar"
-    # Extreme numbers the format allows.
-    if counters and draw(st.integers(0, 5)) == 0:
-        counters[0]["count"] = draw(st.sampled_from((2**31, 2**62, 2**63 - 1)))
-    return data
-
-
-# The prefixes of the interpreter's own fresh names, by the prefix used here.
-_OWN_PREFIXES = {"waiting": "trigger", "creator": "spell", "tok": "token", "eff": "effect",
-                 "cop": "copy", "emb": "emblem", "abi": "ability"}
 
 
 def _read(data: dict[str, Any]) -> Situation:
