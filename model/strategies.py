@@ -60,6 +60,8 @@ dedicated tests.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any, Final
 
 from hypothesis import strategies as st
@@ -562,6 +564,71 @@ def _card_destinations(s: Situation, game: Game, card_id: str) -> list[str]:
     return out
 
 
+@dataclass(frozen=True)
+class _ActiveGame:
+    """The active game of a situation, and what an event there may name."""
+
+    situation: Situation
+    game: Game
+    # The players an event may name: the game's, or the situation's if it has none.
+    players: list[str]
+    here: list[str]
+    cards: list[str]
+    permanents: list[str]
+    # What a player can gain control of: a permanent, or a spell or ability on the stack.
+    controllable: list[str]
+    # What can be turned over: a card, token or copy where it may be face down (708.2),
+    # not in a supplementary deck, which stays face down.
+    turnable: list[str]
+    effects: list[str]
+    # A card its owner brings in from outside the game (or a main game): a traditional
+    # card, or a dungeon, the one nontraditional card an effect brings in (701.49a, 309.4).
+    bringable: list[str]
+
+
+def _active_game(s: Situation) -> _ActiveGame:
+    """The objects of the active game that events may name, by what an event does with
+    them (CR 108.4 control, 702.26 phasing, 708.2 face down, 400.11b bringing in)."""
+    active = s.active_game()
+    gid = active.id
+    here = _in_game(s, gid)
+    ancestors = s.ancestors(gid)
+    return _ActiveGame(
+        situation=s, game=active, players=list(active.players) or list(s.players), here=here,
+        cards=[o for o in here if s.objects[o].is_card],
+        permanents=[o for o in here if s.where[o].kind == "battlefield"],
+        controllable=[o for o in here if s.where[o].kind in ("battlefield", "stack")],
+        turnable=[o for o in here if s.objects[o].kind in ("card", "token", "copy")
+                  and s.where[o].kind in FACE_DOWN_ZONES and s.where[o].kind != "deck"],
+        effects=[o for o in here if s.objects[o].kind == "effect"],
+        bringable=[c.id for c in s.cards()
+                   if c.owner in active.players and not c.phased_out
+                   and (c.traditional or c.card_type == "dungeon")
+                   and (s.where[c.id].is_outside or s.where[c.id].game in ancestors)])
+
+
+def _event_kinds(active: _ActiveGame) -> list[str]:
+    """The kinds of event to draw from, some twice to draw them more often: the
+    rule-defined events always, an in-game action only where it has something to act on
+    (leaving only where more than two players remain, CR 800.4a)."""
+    kinds = ["start-subgame", "end-subgame", "end-subgame", "restart", "counter", "create"]
+    if active.bringable:
+        kinds += ["bring-in", "bring-in"]
+    if active.cards:
+        kinds += ["move", "move"]
+    if active.turnable:
+        kinds += ["turn"]
+    if active.permanents:
+        kinds += ["phase"]
+    if active.controllable:
+        kinds += ["control"]
+    if active.effects:
+        kinds += ["affect"]
+    if len(active.game.players) > 2:
+        kinds += ["leave"]
+    return kinds
+
+
 @st.composite
 def events(draw: st.DrawFn, situation: Situation) -> Event:
     """One event for `situation`, legal or nearly so.
@@ -571,125 +638,155 @@ def events(draw: st.DrawFn, situation: Situation) -> Event:
     the rest.
     An end-subgame is also drawn when the outermost game is active, where it is illegal.
     """
-    s = situation
-    active = s.active_game()
-    gid, players = active.id, list(active.players) or list(s.players)
-    here = _in_game(s, gid)
-    cards = [o for o in here if s.objects[o].is_card]
-    permanents = [o for o in here if s.where[o].kind == "battlefield"]
-    # What a player can gain control of: a permanent, or a spell or ability on the stack.
-    controllable = [o for o in here if s.where[o].kind in ("battlefield", "stack")]
-    # What can be turned over: a card, token or copy where it may be face down (708.2),
-    # not in a supplementary deck, which stays face down.
-    turnable = [o for o in here if s.objects[o].kind in ("card", "token", "copy")
-                and s.where[o].kind in FACE_DOWN_ZONES and s.where[o].kind != "deck"]
-    effects = [o for o in here if s.objects[o].kind == "effect"]
-    ancestors = s.ancestors(gid)
-    # A card its owner brings in from outside the game (or a main game): a traditional
-    # card, or a dungeon, the one nontraditional card an effect brings in (701.49a, 309.4).
-    bringable = [c.id for c in s.cards()
-                 if c.owner in active.players and not c.phased_out
-                 and (c.traditional or c.card_type == "dungeon")
-                 and (s.where[c.id].is_outside or s.where[c.id].game in ancestors)]
-    kinds = ["start-subgame", "end-subgame", "end-subgame", "restart", "counter", "create"]
-    if bringable:
-        kinds += ["bring-in", "bring-in"]
-    if cards:
-        kinds += ["move", "move"]
-    if turnable:
-        kinds += ["turn"]
-    if permanents:
-        kinds += ["phase"]
-    if controllable:
-        kinds += ["control"]
-    if effects:
-        kinds += ["affect"]
-    if len(active.players) > 2:
-        kinds += ["leave"]
-    kind = draw(st.sampled_from(kinds))
-    d: dict[str, Any] = {"do": kind}
-    if kind == "start-subgame":
-        d["by"] = draw(st.sampled_from(players))
-        spells = [o for o in s.zones.get(ZoneRef(gid, "stack"), []) if s.objects[o].is_card]
-        if spells and _coin(draw):
-            d["via"] = draw(st.sampled_from(spells))
-        else:
-            d["card"] = draw(st.sampled_from(_CREATORS))
-    elif kind == "end-subgame":
-        how = draw(st.sampled_from(("winner", "winner", "draw", "none")))
-        if how == "winner":
-            d["winner"] = [draw(st.sampled_from(players))]
-        elif how == "draw":
-            d["draw"] = True
-    elif kind == "restart":
-        d["controller"] = draw(st.sampled_from(players))
-        # Karn Liberated's ability: the cards exiled with its source stay in exile (726.5).
-        sources = sorted({o for c in cards if (o := s.objects[c].exiled_with) is not None
-                          and o in s.objects and s.where[o].game == s.active_game().id})
-        if sources and _coin(draw):
-            d["source"] = draw(st.sampled_from(sources))
-            if draw(st.booleans()):
-                d["then"] = "battlefield"
-    elif kind == "bring-in":
-        card_id = draw(st.sampled_from(bringable))
-        card = s.objects[card_id]
-        d["card"] = card_id
-        if card.traditional:
-            d["to"] = draw(st.sampled_from(("hand", "hand", "battlefield", "graveyard",
-                                            "library", "exile")))
-        elif draw(st.booleans()):
-            d["to"] = "command"  # a dungeon comes only into the command zone
+    active = _active_game(situation)
+    kind = draw(st.sampled_from(_event_kinds(active)))
+    return _event({"do": kind, **_EVENT_FIELDS[kind](draw, active)})
+
+
+def _start_subgame(draw: st.DrawFn, active: _ActiveGame) -> dict[str, Any]:
+    """A player starts a subgame (CR 728.1): by a Shahrazad-like spell on the stack, or a
+    card named without one."""
+    s = active.situation
+    d: dict[str, Any] = {"by": draw(st.sampled_from(active.players))}
+    spells = [o for o in s.zones.get(ZoneRef(active.game.id, "stack"), []) if s.objects[o].is_card]
+    if spells and _coin(draw):
+        d["via"] = draw(st.sampled_from(spells))
+    else:
+        d["card"] = draw(st.sampled_from(_CREATORS))
+    return d
+
+
+def _end_subgame(draw: st.DrawFn, active: _ActiveGame) -> dict[str, Any]:
+    """The active subgame ends (CR 728.5): with a winner, a draw, or no result given."""
+    d: dict[str, Any] = {}
+    how = draw(st.sampled_from(("winner", "winner", "draw", "none")))
+    if how == "winner":
+        d["winner"] = [draw(st.sampled_from(active.players))]
+    elif how == "draw":
+        d["draw"] = True
+    return d
+
+
+def _restart(draw: st.DrawFn, active: _ActiveGame) -> dict[str, Any]:
+    """A player's effect restarts the game (CR 726): sometimes Karn Liberated's ability,
+    whose source's exiled cards stay in exile (726.5), then perhaps put onto the
+    battlefield."""
+    s = active.situation
+    d: dict[str, Any] = {"controller": draw(st.sampled_from(active.players))}
+    sources = sorted({o for c in active.cards if (o := s.objects[c].exiled_with) is not None
+                      and o in s.objects and s.where[o].game == active.game.id})
+    if sources and _coin(draw):
+        d["source"] = draw(st.sampled_from(sources))
         if draw(st.booleans()):
-            d["by"] = card.owner
-    elif kind == "move":
-        card_id = draw(st.sampled_from(cards))
-        d["object"] = card_id
-        options = _card_destinations(s, active, card_id)
-        if draw(st.integers(0, 9)) == 0:
-            options = [f"outside/{s.objects[card_id].owner}"]
-        d["to"] = draw(st.sampled_from(options))
-        if draw(st.integers(0, 2)) == 0:
-            d["position"] = "bottom"
-        others = [o for o in here if o != card_id]
-        if d["to"].endswith("/exile") and others and _coin(draw):  # Karn's +4 or -3
-            d["exiled-with"] = draw(st.sampled_from(others))
-    elif kind == "create":
-        what = draw(st.sampled_from(("token", "token", "emblem", "effect", "ability", "copy")))
-        d.update(kind=what, controller=draw(st.sampled_from(players)))
-        if what == "token" and _coin(draw):
-            d["triggers"] = ["leaves-zone"]
-        if what == "copy":
-            spells = list(s.zones.get(ZoneRef(gid, "stack"), ()))
-            if spells and _coin(draw):
-                d["copy-of"] = draw(st.sampled_from(spells))
-    elif kind == "counter":
-        targets_obj = permanents if permanents and draw(st.integers(0, 2)) == 0 else []
-        if targets_obj:
-            d["object"] = draw(st.sampled_from(targets_obj))
-            d["kind"] = "+1/+1"
-        else:
-            d["player"] = draw(st.sampled_from(players))
-            d["kind"] = draw(st.sampled_from(_COUNTER_KINDS))
-        d["add"] = draw(st.integers(-2, 3))
-    elif kind == "phase":
-        d["object"] = draw(st.sampled_from(permanents))
-        d["out"] = draw(st.booleans())
-    elif kind == "turn":
-        d["object"] = draw(st.sampled_from(turnable))
-        d["face"] = draw(st.sampled_from(("up", "down")))
-    elif kind == "leave":
-        d["player"] = draw(st.sampled_from(players))
-    elif kind == "control":
-        d["object"] = draw(st.sampled_from(controllable))
-        d["player"] = draw(st.sampled_from(players))
-    elif kind == "affect":
-        d["effect"] = draw(st.sampled_from(effects))
-        others = [o for o in here if o not in effects]
-        if others and _coin(draw):
-            d["object"] = draw(st.sampled_from(others))
-        else:
-            d["player"] = draw(st.sampled_from(players))
-    return _event(d)
+            d["then"] = "battlefield"
+    return d
+
+
+def _bring_in(draw: st.DrawFn, active: _ActiveGame) -> dict[str, Any]:
+    """A card is brought into the active game from outside it or from a main game
+    (CR 400.11b, 728.4): a traditional card to one of its zones, a dungeon only to the
+    command zone (309.4); sometimes by its owner, named."""
+    card_id = draw(st.sampled_from(active.bringable))
+    card = active.situation.objects[card_id]
+    d: dict[str, Any] = {"card": card_id}
+    if card.traditional:
+        d["to"] = draw(st.sampled_from(("hand", "hand", "battlefield", "graveyard",
+                                        "library", "exile")))
+    elif draw(st.booleans()):
+        d["to"] = "command"
+    if draw(st.booleans()):
+        d["by"] = card.owner
+    return d
+
+
+def _move(draw: st.DrawFn, active: _ActiveGame) -> dict[str, Any]:
+    """A card moves to a zone of the active game where it may be (CR 400.3, 108.2a), or,
+    sometimes, out of the game; into exile sometimes with another object (Karn
+    Liberated's +4 or -3, 607.2a)."""
+    s = active.situation
+    card_id = draw(st.sampled_from(active.cards))
+    d: dict[str, Any] = {"object": card_id}
+    options = _card_destinations(s, active.game, card_id)
+    if draw(st.integers(0, 9)) == 0:
+        options = [f"outside/{s.objects[card_id].owner}"]
+    d["to"] = draw(st.sampled_from(options))
+    if draw(st.integers(0, 2)) == 0:
+        d["position"] = "bottom"
+    others = [o for o in active.here if o != card_id]
+    if d["to"].endswith("/exile") and others and _coin(draw):
+        d["exiled-with"] = draw(st.sampled_from(others))
+    return d
+
+
+def _create(draw: st.DrawFn, active: _ActiveGame) -> dict[str, Any]:
+    """A player's effect makes a token, emblem, effect, ability or copy (CR 111.1, 114.1,
+    707.10), in the active game."""
+    what = draw(st.sampled_from(("token", "token", "emblem", "effect", "ability", "copy")))
+    d: dict[str, Any] = {"kind": what, "controller": draw(st.sampled_from(active.players))}
+    if what == "token" and _coin(draw):
+        d["triggers"] = ["leaves-zone"]
+    if what == "copy":
+        spells = list(active.situation.zones.get(ZoneRef(active.game.id, "stack"), ()))
+        if spells and _coin(draw):
+            d["copy-of"] = draw(st.sampled_from(spells))
+    return d
+
+
+def _counter(draw: st.DrawFn, active: _ActiveGame) -> dict[str, Any]:
+    """Counters put on or removed from a permanent or a player (CR 122.1, 122.6)."""
+    d: dict[str, Any] = {}
+    permanents = active.permanents
+    targets_obj = permanents if permanents and draw(st.integers(0, 2)) == 0 else []
+    if targets_obj:
+        d["object"] = draw(st.sampled_from(targets_obj))
+        d["kind"] = "+1/+1"
+    else:
+        d["player"] = draw(st.sampled_from(active.players))
+        d["kind"] = draw(st.sampled_from(_COUNTER_KINDS))
+    d["add"] = draw(st.integers(-2, 3))
+    return d
+
+
+def _phase(draw: st.DrawFn, active: _ActiveGame) -> dict[str, Any]:
+    """A permanent phases out or in (CR 702.26)."""
+    return {"object": draw(st.sampled_from(active.permanents)), "out": draw(st.booleans())}
+
+
+def _turn(draw: st.DrawFn, active: _ActiveGame) -> dict[str, Any]:
+    """A card, token or copy is turned face up or face down (CR 708.2, 708.7)."""
+    return {"object": draw(st.sampled_from(active.turnable)),
+            "face": draw(st.sampled_from(("up", "down")))}
+
+
+def _leave(draw: st.DrawFn, active: _ActiveGame) -> dict[str, Any]:
+    """A player leaves the game (CR 800.4a)."""
+    return {"player": draw(st.sampled_from(active.players))}
+
+
+def _control(draw: st.DrawFn, active: _ActiveGame) -> dict[str, Any]:
+    """A player gains control of a permanent, spell or ability (CR 108.4)."""
+    return {"object": draw(st.sampled_from(active.controllable)),
+            "player": draw(st.sampled_from(active.players))}
+
+
+def _affect(draw: st.DrawFn, active: _ActiveGame) -> dict[str, Any]:
+    """An effect of the active game comes to act on an object or a player of it
+    (CR 728.1b)."""
+    d: dict[str, Any] = {"effect": draw(st.sampled_from(active.effects))}
+    others = [o for o in active.here if o not in active.effects]
+    if others and _coin(draw):
+        d["object"] = draw(st.sampled_from(others))
+    else:
+        d["player"] = draw(st.sampled_from(active.players))
+    return d
+
+
+# The fields of an event of each kind, drawn for the active game.
+_EVENT_FIELDS: Final[dict[str, Callable[[st.DrawFn, _ActiveGame], dict[str, Any]]]] = {
+    "start-subgame": _start_subgame, "end-subgame": _end_subgame, "restart": _restart,
+    "bring-in": _bring_in, "move": _move, "create": _create, "counter": _counter,
+    "phase": _phase, "turn": _turn, "leave": _leave, "control": _control, "affect": _affect,
+}
 
 
 @st.composite
