@@ -106,7 +106,48 @@ PLAYER_ZONES = (zone("library"), zone("hand"), zone("graveyard"), zone("deck"))
 
 # ---- structure: one situation, written once and read for `pre` and for `post` -----------
 
-def _structure(s: State) -> list[tuple[str, str, tuple[str, ...], Term]]:
+# A structure invariant as stated: its id, statement, clauses and term.
+_Stated = tuple[str, str, tuple[str, ...], Term]
+
+# The catalog's order of the structure invariants, which every output keeps.
+_STRUCTURE_ORDER: tuple[str, ...] = (
+    "structure.one-active-game", "structure.status", "structure.main-games-live",
+    "structure.one-outermost-game", "structure.chain", "structure.active-is-deepest",
+    "structure.objects-in-live-games", "structure.only-cards-outside",
+    "structure.objects-stay-in-their-game", "structure.noncard-zones",
+    "structure.games-have-players", "structure.controllers-play", "structure.effects-in-own-game",
+    "structure.player-zones", "structure.owners-play", "structure.subgame-players",
+    "structure.no-nontraditional-in-library", "structure.owners-zones", "structure.card-types",
+    "structure.decks", "structure.counters-in-live-games", "structure.real-owners",
+    "structure.sentinels", "structure.waiting-triggers", "structure.trigger-controllers",
+    "structure.nontraditional-places", "structure.phased-out-permanents",
+    "structure.face-down-places", "structure.suspended-games-emptied",
+    "structure.subgame-decks-marked", "structure.no-conspiracy-in-subgames",
+    "structure.counters-of-players", "structure.emblems", "structure.commanders",
+    "structure.creators", "structure.games-begun", "structure.came-in-from-a-main-game",
+    "structure.characteristics", "structure.exiled-with", "structure.one-place",
+    "structure.card-controllers",
+)
+
+
+def _structure(s: State) -> list[_Stated]:
+    """The structure invariants of the situation `s`, topic by topic, in catalog order."""
+    stated = [*_games(s), *_players(s), *_zones(s), *_ownership_and_control(s), *_card_types(s),
+              *_phasing_and_face_down(s), *_subgame_contents(s), *_waiting_triggers(s),
+              *_commanders(s), *_counters(s)]
+    by_id = {entry[0]: entry for entry in stated}
+    if len(by_id) != len(stated) or set(by_id) != set(_STRUCTURE_ORDER):
+        raise AssertionError("the structure topics and _STRUCTURE_ORDER list different invariants")
+    return [by_id[i] for i in _STRUCTURE_ORDER]
+
+
+def _games(s: State) -> list[_Stated]:
+    """Games and their nesting (CR 728.1a, 728.6, 726.1, 103.8).
+
+    One game is active and the others are suspended, each the main game of the one below it,
+    one live game per level of nesting; a subgame records the spell or ability that created
+    it; every live game has begun; and the model's sentinels are no game, player or object.
+    """
     return [
         ("structure.one-active-game", "Exactly one game is active.",
          ("subgame.start.suspend-main", "subgame.end.resume-main"),
@@ -139,6 +180,49 @@ def _structure(s: State) -> list[tuple[str, str, tuple[str, ...], Term]]:
          & forall((g, g2), implies(s.live(g) & s.active(g2),
                                    le(s.depth(g), s.depth(g2))
                                    & implies(s.suspended(g), lt(s.depth(g), s.depth(g2)))))),
+        ("structure.sentinels", "The sentinels are no game, no player and no object.",
+         ("subgame.start.new-game",),
+         forall(g, not_(s.plays(g, nobody()))) & ~s.present(nogame()) & ~s.live(nogame())
+         & ~s.exists(noobj())),
+        ("structure.creators", "A game records a creating object exactly when it has one.",
+         ("subgame.start.new-game", "restart.subgame"),
+         forall(g, iff(s.has_creator(g), ne(s.created_by(g), noobj())))
+         & forall((g, g2), implies(s.has_creator(g), ~s.waiting(g2, s.created_by(g))))),
+        ("structure.games-begun", "Every live game has begun: its start (rule 103) went as "
+         "far as the first turn.",
+         ("subgame.start.first-turn", "restart.first-turn"),
+         forall(g, implies(s.live(g), eq(s.stage(g), stage("first-turn"))))),
+    ]
+
+
+def _players(s: State) -> list[_Stated]:
+    """The players of games (CR 100.1, 104.2a, 728.1a, 728.2, 728.4).
+
+    A game is for two or more players, and a subgame's players are players of its main
+    game.
+    """
+    return [
+        ("structure.games-have-players", "Every live game has at least two players: a game "
+         "is for two or more, and one whose last opponent leaves is over.",
+         ("subgame.start.new-game", "restart.new-game"),
+         forall(g, implies(s.live(g), exists((p, p2), ne(p, p2) & s.plays(g, p)
+                                             & s.plays(g, p2))))),
+        ("structure.subgame-players", "Every player of a subgame is a player of its main game.",
+         ("subgame.start.new-game",),
+         forall((g, p), implies(s.live(g) & s.has_parent(g) & s.plays(g, p),
+                                s.plays(s.parent(g), p)))),
+    ]
+
+
+def _zones(s: State) -> list[_Stated]:
+    """Zones, and the games objects are in (CR 400.1, 400.7, 400.11, 111.7, 114.1, 728.1b).
+
+    Every object is in a zone of a live game or, a card only, outside the game; objects
+    other than cards stay in the game that made them, each in its kind of zone, and effects
+    act only within their own game; player zones belong to a player of their game; a card
+    is in one place, and is exiled with an object only while it stays in exile (607.2a).
+    """
+    return [
         ("structure.objects-in-live-games", "Every object in a zone is in a zone of a live game "
          "(no zone outlives its game).",
          ("subgame.end.cease", "restart.nothing-else"),
@@ -158,14 +242,6 @@ def _structure(s: State) -> list[tuple[str, str, tuple[str, ...], Term]]:
          forall(o, implies(s.exists(o), and_(*(
              implies(eq(s.kind(o), kind(k)), in_(s.zone(o), tuple(zone(z) for z in zs)))
              for k, zs in NONCARD_ZONES.items()))))),
-        ("structure.games-have-players", "Every live game has at least two players: a game "
-         "is for two or more, and one whose last opponent leaves is over.",
-         ("subgame.start.new-game", "restart.new-game"),
-         forall(g, implies(s.live(g), exists((p, p2), ne(p, p2) & s.plays(g, p)
-                                             & s.plays(g, p2))))),
-        ("structure.controllers-play", "Every object in a game is controlled by a player of "
-         "that game.", ("subgame.end.return-cards", "restart.cards-involved"),
-         forall(o, implies(s.inside(o), s.plays(s.game(o), s.controller(o))))),
         ("structure.effects-in-own-game", "An effect acts only on objects and players of its "
          "own game.", ("subgame.separate-effects",),
          forall((o, o2), implies(s.exists(o) & s.exists(o2) & s.affects(o, o2),
@@ -182,13 +258,58 @@ def _structure(s: State) -> list[tuple[str, str, tuple[str, ...], Term]]:
                              eq(s.zone_player(o), nobody())))
          & forall(o, implies(s.exists(o), iff(eq(s.zone(o), zone("deck")),
                                               ne(s.zone_deck(o), deck("none")))))),
+        ("structure.exiled-with", "A card is recorded as exiled with another object only "
+         "while it stays in exile: a card that moves is a new object.", (),
+         forall(o, implies(s.exists(o) & ne(s.exiled_with(o), noobj()),
+                           s.is_card(o) & s.inside(o) & eq(s.zone(o), zone("exile"))
+                           & ne(s.exiled_with(o), o)))),
+        ("structure.one-place", "Every card is in exactly one place: no object is a second "
+         "place of another card (a new object is a new object, not a card again).", (),
+         forall(o, implies(s.exists(o), eq(s.same_card(o), noobj())))),
+    ]
+
+
+def _ownership_and_control(s: State) -> list[_Stated]:
+    """Owners and controllers (CR 108.3, 108.4, 110.2, 400.3, 114.2).
+
+    Every object has a real owner and controller, players of its game; a card in a player
+    zone is in its owner's; an emblem, and a card that is neither a permanent nor a spell,
+    is its owner's to control.
+    """
+    return [
+        ("structure.controllers-play", "Every object in a game is controlled by a player of "
+         "that game.", ("subgame.end.return-cards", "restart.cards-involved"),
+         forall(o, implies(s.inside(o), s.plays(s.game(o), s.controller(o))))),
         ("structure.owners-play", "Every object in a game is owned by a player of that game.",
          ("subgame.end.return-cards", "restart.cards-involved"),
          forall(o, implies(s.inside(o), s.plays(s.game(o), s.owner(o))))),
-        ("structure.subgame-players", "Every player of a subgame is a player of its main game.",
-         ("subgame.start.new-game",),
-         forall((g, p), implies(s.live(g) & s.has_parent(g) & s.plays(g, p),
-                                s.plays(s.parent(g), p)))),
+        ("structure.owners-zones", "A card in a library, hand, graveyard or supplementary deck "
+         "is in its owner's (400.3).", ("subgame.end.return-cards", "restart.cards-involved"),
+         forall(o, implies(s.inside(o) & eq(s.kind(o), kind("card")) & in_(s.zone(o), PLAYER_ZONES),
+                           eq(s.zone_player(o), s.owner(o))))),
+        ("structure.real-owners", "Every object has a real owner and controller.",
+         ("restart.cards-involved",),
+         forall(o, implies(s.exists(o), ne(s.owner(o), nobody()) & ne(s.controller(o), nobody())))),
+        ("structure.emblems", "An emblem is controlled by its owner.",
+         ("restart.nothing-else",),
+         forall(o, implies(s.exists(o) & eq(s.kind(o), kind("emblem")),
+                           eq(s.controller(o), s.owner(o))))),
+        ("structure.card-controllers", "A card that is neither a permanent nor a spell (on "
+         "neither the battlefield nor the stack) is its owner's to control.",
+         ("restart.cards-involved", "subgame.end.return-cards"),
+         forall(o, implies(s.is_card(o) & ~(s.inside(o) & in_(s.zone(o), (
+             zone("battlefield"), zone("stack")))), eq(s.controller(o), s.owner(o))))),
+    ]
+
+
+def _card_types(s: State) -> list[_Stated]:
+    """Card types and nontraditional cards (CR 108.2a, 109.1, 100.2d, 205.2a, 110.4b, 717.6).
+
+    Only cards have card types; a nontraditional card is never in a library, hand,
+    graveyard or on the stack, only in its own supplementary deck and the places its type
+    allows (309.2c, 311.2-315.3); which cards are permanent cards and Auras.
+    """
+    return [
         ("structure.no-nontraditional-in-library", "No nontraditional card is ever in a library, "
          "a hand, a graveyard or on the stack.",
          ("subgame.end.supplementary-cards", "restart.cards-involved"),
@@ -196,10 +317,6 @@ def _structure(s: State) -> list[tuple[str, str, tuple[str, ...], Term]]:
                                                         zone("graveyard"), zone("stack")))
                            & eq(s.kind(o), kind("card")),
                            eq(s.ctype(o), ctype("traditional"))))),
-        ("structure.owners-zones", "A card in a library, hand, graveyard or supplementary deck "
-         "is in its owner's (400.3).", ("subgame.end.return-cards", "restart.cards-involved"),
-         forall(o, implies(s.inside(o) & eq(s.kind(o), kind("card")) & in_(s.zone(o), PLAYER_ZONES),
-                           eq(s.zone_player(o), s.owner(o))))),
         ("structure.card-types", "Cards, and only cards, have a card type.",
          ("restart.cards-involved",),
          forall(o, implies(s.exists(o), iff(eq(s.kind(o), kind("card")),
@@ -208,32 +325,6 @@ def _structure(s: State) -> list[tuple[str, str, tuple[str, ...], Term]]:
          "but a card belongs to one), and a supplementary deck holds only its own cards; "
          "only traditional cards are commanders.",
          ("subgame.start.supplementary-decks", "restart.cards-involved"), _decks(s)),
-        ("structure.counters-in-live-games", "Counters on players exist only in live games, "
-         "never below zero.",
-         ("subgame.end.player-counters", "restart.nothing-else"),
-         forall((g, p), le(num(0), s.counters(g, p)) & implies(~s.live(g),
-                                                               eq(s.counters(g, p), num(0))))),
-        ("structure.real-owners", "Every object has a real owner and controller.",
-         ("restart.cards-involved",),
-         forall(o, implies(s.exists(o), ne(s.owner(o), nobody()) & ne(s.controller(o), nobody())))),
-        ("structure.sentinels", "The sentinels are no game, no player and no object.",
-         ("subgame.start.new-game",),
-         forall(g, not_(s.plays(g, nobody()))) & ~s.present(nogame()) & ~s.live(nogame())
-         & ~s.exists(noobj())),
-        ("structure.waiting-triggers", "A waiting trigger is not yet an object and waits in one "
-         "suspended game only.",
-         ("subgame.bring-in.leave-triggers", "subgame.end.release-triggers"),
-         forall((g, o), implies(s.waiting(g, o), ~s.exists(o) & s.suspended(g)
-                                & ne(o, noobj())))
-         & forall((g, o, o2), implies(s.waiting(g, o), ~s.affects(o2, o) & ~s.affects(o, o2)))
-         & forall((g, o, p), implies(s.waiting(g, o), ~s.affects_player(o, p)))
-         & forall((g, g2, o), implies(s.waiting(g, o) & s.waiting(g2, o), eq(g, g2)))
-         & forall((g, g2, o), implies(s.waiting(g, o), eq(s.began_in_deck(g2, o), deck("none"))
-                                      & ~s.resolved(g2, o)))),
-        ("structure.trigger-controllers", "A waiting trigger will be controlled by a player of "
-         "the game it waits in, the controller of its source when it triggered.",
-         ("subgame.bring-in.leave-triggers", "subgame.end.release-triggers"),
-         forall((g, o), implies(s.waiting(g, o), s.plays(g, s.trigger_controller(g, o))))),
         ("structure.nontraditional-places", "A plane, phenomenon, scheme, vanguard, conspiracy "
          "or dungeon card in a game is in the command zone, in its supplementary deck or out of "
          "it; an Attraction or a Contraption may also be on the battlefield or in exile.",
@@ -241,6 +332,31 @@ def _structure(s: State) -> list[tuple[str, str, tuple[str, ...], Term]]:
          forall(o, implies(s.inside(o) & s.is_card(o), and_(*(
              implies(eq(s.ctype(o), ctype(t)), in_(s.zone(o), tuple(zone(z) for z in zs)))
              for t, zs in NONTRADITIONAL_ZONES.items()))))),
+        ("structure.characteristics", "Only cards have card types: a nontraditional card is "
+         "a permanent card only if it is an Attraction or a Contraption (an artifact), an Aura "
+         "is a traditional permanent card, a commander is a permanent card and no Aura, and only a "
+         "permanent card is on the battlefield face up.",
+         ("restart.finish-effect",),
+         forall(o, implies(s.exists(o) & ~s.is_card(o), ~s.permanent_card(o) & ~s.aura(o)))
+         & forall(o, implies(s.is_card(o) & ne(s.ctype(o), ctype("traditional")),
+                             iff(s.permanent_card(o), in_(s.ctype(o), (
+                                 ctype("attraction"), ctype("contraption"))))))
+         & forall(o, implies(s.is_card(o) & s.aura(o),
+                             s.permanent_card(o) & eq(s.ctype(o), ctype("traditional"))))
+         & forall(o, implies(s.is_card(o) & s.inside(o) & eq(s.zone(o), zone("battlefield"))
+                             & s.face_up(o), s.permanent_card(o)))
+         & forall(o, implies(s.is_card(o) & s.commander(o),
+                             s.permanent_card(o) & ~s.aura(o)))),
+    ]
+
+
+def _phasing_and_face_down(s: State) -> list[_Stated]:
+    """Phased-out and face-down objects (CR 702.26b, 708.2, 406.3, 701.31b).
+
+    Only a permanent is phased out; only a card, token or copy where a face-down object can
+    be is face down, and every card in a supplementary deck is.
+    """
+    return [
         ("structure.phased-out-permanents", "Only a permanent is phased out: a phased-out "
          "object is a card, token or copy on the battlefield.",
          ("subgame.end.return-cards", "restart.nothing-else"),
@@ -255,6 +371,17 @@ def _structure(s: State) -> list[tuple[str, str, tuple[str, ...], Term]]:
                            s.inside(o) & in_(s.zone(o), tuple(zone(z) for z in FACE_DOWN_ZONES))
                            & in_(s.kind(o), PERMANENT_KINDS)))
          & forall(o, implies(s.inside(o) & eq(s.zone(o), zone("deck")), ~s.face_up(o)))),
+    ]
+
+
+def _subgame_contents(s: State) -> list[_Stated]:
+    """What a subgame took from its main game (CR 728.2, 728.2a-c, 728.4, 728.5a).
+
+    A suspended game's libraries, supplementary decks, commanders and vanguards went to its
+    subgame as it started, no conspiracy did; a supplementary card in a subgame is marked as
+    having begun it in its deck; a card came in from a main game only into a subgame.
+    """
+    return [
         ("structure.suspended-games-emptied", "A suspended game has no card in a library or a "
          "supplementary deck, and no commander or vanguard in its command zone: they went to "
          "its subgame as it started.",
@@ -276,13 +403,44 @@ def _structure(s: State) -> list[tuple[str, str, tuple[str, ...], Term]]:
          ("subgame.start.new-game",),
          forall(o, implies(s.inside(o) & s.has_parent(s.game(o)),
                            ne(s.ctype(o), ctype("conspiracy"))))),
-        ("structure.counters-of-players", "A player has counters in a game only while they play "
-         "in it.", ("subgame.end.player-counters", "restart.nothing-else"),
-         forall((g, p), implies(lt(num(0), s.counters(g, p)), s.plays(g, p)))),
-        ("structure.emblems", "An emblem is controlled by its owner.",
-         ("restart.nothing-else",),
-         forall(o, implies(s.exists(o) & eq(s.kind(o), kind("emblem")),
-                           eq(s.controller(o), s.owner(o))))),
+        ("structure.came-in-from-a-main-game", "A card came into a game from a main game only "
+         "if the game is a subgame.",
+         ("subgame.outside",),
+         forall((g, o), implies(s.live(g) & eq(s.came_from(g, o), came("main-game")),
+                                s.has_parent(g)))),
+    ]
+
+
+def _waiting_triggers(s: State) -> list[_Stated]:
+    """Abilities of a main game waiting for its subgame to end (CR 728.4a, 603.10a, 113.8).
+
+    A waiting trigger is not yet an object, waits in one suspended game, and will be
+    controlled by a player of that game.
+    """
+    return [
+        ("structure.waiting-triggers", "A waiting trigger is not yet an object and waits in one "
+         "suspended game only.",
+         ("subgame.bring-in.leave-triggers", "subgame.end.release-triggers"),
+         forall((g, o), implies(s.waiting(g, o), ~s.exists(o) & s.suspended(g)
+                                & ne(o, noobj())))
+         & forall((g, o, o2), implies(s.waiting(g, o), ~s.affects(o2, o) & ~s.affects(o, o2)))
+         & forall((g, o, p), implies(s.waiting(g, o), ~s.affects_player(o, p)))
+         & forall((g, g2, o), implies(s.waiting(g, o) & s.waiting(g2, o), eq(g, g2)))
+         & forall((g, g2, o), implies(s.waiting(g, o), eq(s.began_in_deck(g2, o), deck("none"))
+                                      & ~s.resolved(g2, o)))),
+        ("structure.trigger-controllers", "A waiting trigger will be controlled by a player of "
+         "the game it waits in, the controller of its source when it triggered.",
+         ("subgame.bring-in.leave-triggers", "subgame.end.release-triggers"),
+         forall((g, o), implies(s.waiting(g, o), s.plays(g, s.trigger_controller(g, o))))),
+    ]
+
+
+def _commanders(s: State) -> list[_Stated]:
+    """Commanders (CR 903.3, 702.124g).
+
+    A commander is a card, and no player owns more than two (one, or two with partner).
+    """
+    return [
         ("structure.commanders", "A commander is a card, and no player owns more than two.",
          ("restart.cards-involved", "subgame.end.commander"),
          forall((o, o2, o3), implies(s.exists(o) & s.exists(o2) & s.exists(o3) & s.commander(o)
@@ -290,47 +448,24 @@ def _structure(s: State) -> list[tuple[str, str, tuple[str, ...], Term]]:
                                      & eq(s.owner(o2), s.owner(o)) & eq(s.owner(o3), s.owner(o)),
                                      eq(o, o2) | eq(o, o3) | eq(o2, o3)))
          & forall(o, implies(s.exists(o) & s.commander(o), s.is_card(o)))),
-        ("structure.creators", "A game records a creating object exactly when it has one.",
-         ("subgame.start.new-game", "restart.subgame"),
-         forall(g, iff(s.has_creator(g), ne(s.created_by(g), noobj())))
-         & forall((g, g2), implies(s.has_creator(g), ~s.waiting(g2, s.created_by(g))))),
-        ("structure.games-begun", "Every live game has begun: its start (rule 103) went as "
-         "far as the first turn.",
-         ("subgame.start.first-turn", "restart.first-turn"),
-         forall(g, implies(s.live(g), eq(s.stage(g), stage("first-turn"))))),
-        ("structure.came-in-from-a-main-game", "A card came into a game from a main game only "
-         "if the game is a subgame.",
-         ("subgame.outside",),
-         forall((g, o), implies(s.live(g) & eq(s.came_from(g, o), came("main-game")),
-                                s.has_parent(g)))),
-        ("structure.characteristics", "Only cards have card types: a nontraditional card is "
-         "a permanent card only if it is an Attraction or a Contraption (an artifact), an Aura "
-         "is a traditional permanent card, a commander is a permanent card and no Aura, and only a "
-         "permanent card is on the battlefield face up.",
-         ("restart.finish-effect",),
-         forall(o, implies(s.exists(o) & ~s.is_card(o), ~s.permanent_card(o) & ~s.aura(o)))
-         & forall(o, implies(s.is_card(o) & ne(s.ctype(o), ctype("traditional")),
-                             iff(s.permanent_card(o), in_(s.ctype(o), (
-                                 ctype("attraction"), ctype("contraption"))))))
-         & forall(o, implies(s.is_card(o) & s.aura(o),
-                             s.permanent_card(o) & eq(s.ctype(o), ctype("traditional"))))
-         & forall(o, implies(s.is_card(o) & s.inside(o) & eq(s.zone(o), zone("battlefield"))
-                             & s.face_up(o), s.permanent_card(o)))
-         & forall(o, implies(s.is_card(o) & s.commander(o),
-                             s.permanent_card(o) & ~s.aura(o)))),
-        ("structure.exiled-with", "A card is recorded as exiled with another object only "
-         "while it stays in exile: a card that moves is a new object.", (),
-         forall(o, implies(s.exists(o) & ne(s.exiled_with(o), noobj()),
-                           s.is_card(o) & s.inside(o) & eq(s.zone(o), zone("exile"))
-                           & ne(s.exiled_with(o), o)))),
-        ("structure.one-place", "Every card is in exactly one place: no object is a second "
-         "place of another card (a new object is a new object, not a card again).", (),
-         forall(o, implies(s.exists(o), eq(s.same_card(o), noobj())))),
-        ("structure.card-controllers", "A card that is neither a permanent nor a spell (on "
-         "neither the battlefield nor the stack) is its owner's to control.",
-         ("restart.cards-involved", "subgame.end.return-cards"),
-         forall(o, implies(s.is_card(o) & ~(s.inside(o) & in_(s.zone(o), (
-             zone("battlefield"), zone("stack")))), eq(s.controller(o), s.owner(o))))),
+    ]
+
+
+def _counters(s: State) -> list[_Stated]:
+    """Counters on players (CR 122.1, 728.4b, 800.4a).
+
+    Counters on players are kept per game, never below zero, only in live games and only
+    for players of the game.
+    """
+    return [
+        ("structure.counters-in-live-games", "Counters on players exist only in live games, "
+         "never below zero.",
+         ("subgame.end.player-counters", "restart.nothing-else"),
+         forall((g, p), le(num(0), s.counters(g, p)) & implies(~s.live(g),
+                                                               eq(s.counters(g, p), num(0))))),
+        ("structure.counters-of-players", "A player has counters in a game only while they play "
+         "in it.", ("subgame.end.player-counters", "restart.nothing-else"),
+         forall((g, p), implies(lt(num(0), s.counters(g, p)), s.plays(g, p)))),
     ]
 
 

@@ -60,6 +60,8 @@ dedicated tests.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any, Final
 
 from hypothesis import strategies as st
@@ -143,6 +145,38 @@ def _places(draw: st.DrawFn, ctype: str, owner: str, games: list[dict[str, Any]]
     return draw(st.sampled_from(options))
 
 
+# The prefixes of the interpreter's own fresh names, by the prefix used here.
+_OWN_PREFIXES = {"waiting": "trigger", "creator": "spell", "tok": "token", "eff": "effect",
+                 "cop": "copy", "emb": "emblem", "abi": "ability"}
+
+# Where a token, copy, emblem, ability or effect is put as it is made (CR 111.7, 114.1).
+_HOME_OF: Final = {"token": "battlefield", "copy": "stack", "emblem": "command",
+                   "ability": "stack", "effect": "effects"}
+
+
+class _Names:
+    """The ids given so far in one scenario being drawn, and the next one to give."""
+
+    def __init__(self, draw: st.DrawFn) -> None:
+        self._draw = draw
+        self._serial = 0
+        self.taken: set[str] = set()
+
+    def new(self, prefix: str) -> str:
+        """A new name; often one the interpreter would give to what it makes next (its
+        own prefixes: trigger1, spell1, token2, ...), so that a generated situation can
+        hold every name an event might want for a new object."""
+        own = _OWN_PREFIXES.get(prefix)
+        if own is not None and self._draw(st.integers(0, 2)) == 0:
+            name = f"{own}{self._draw(st.integers(1, 3))}"
+            if name not in self.taken:
+                self.taken.add(name)
+                return name
+        self._serial += 1
+        self.taken.add(f"{prefix}{self._serial}")
+        return f"{prefix}{self._serial}"
+
+
 @st.composite
 def scenario_tables(draw: st.DrawFn, max_players: int = 4, max_cards: int = 12,
                     max_depth: int = 3, variants: bool = True) -> dict[str, Any]:
@@ -153,33 +187,50 @@ def scenario_tables(draw: st.DrawFn, max_players: int = 4, max_cards: int = 12,
     game (0: a single game); `variants` allows Commander, Vanguard, Planechase, Archenemy,
     limited range of influence and nontraditional cards.
     """
+    # Each part draws in turn, in this order: the same seed makes the same scenario.
     n = draw(st.integers(2, max(2, min(max_players, len(PLAYER_NAMES)))))
     players = list(PLAYER_NAMES[:n])
     chosen = (draw(st.lists(st.sampled_from(_NAMED_VARIANTS), unique=True, max_size=3))
               if variants else [])
     depth = draw(st.integers(0, max(0, max_depth)))
-    games: list[dict[str, Any]] = []
+    names = _Names(draw)
     cards: list[dict[str, Any]] = []
     objects: list[dict[str, Any]] = []
-    serial = 0
-    taken: set[str] = set()
+    games = _games(draw, players, chosen, depth, names, cards, objects)
+    commanders = _cards(draw, players, chosen, variants, max_cards, games, names, cards)
+    effects_by_game = _noncard_objects(draw, games, names, objects)
 
-    def next_id(prefix: str) -> str:
-        """A new name; often one the interpreter would give to what it makes next (its
-        own prefixes: trigger1, spell1, token2, ...), so that a generated situation can
-        hold every name an event might want for a new object."""
-        nonlocal serial
-        own = _OWN_PREFIXES.get(prefix)
-        if own is not None and draw(st.integers(0, 2)) == 0:
-            name = f"{own}{draw(st.integers(1, 3))}"
-            if name not in taken:
-                taken.add(name)
-                return name
-        serial += 1
-        taken.add(f"{prefix}{serial}")
-        return f"{prefix}{serial}"
+    data: dict[str, Any] = {"schema": SCHEMA, "players": players, "game": games}
+    if cards:
+        data["card"] = cards
+    if objects:
+        data["object"] = objects
+    player_effects = _effects_acting(draw, games, cards, objects, effects_by_game)
+    if player_effects:
+        data["player-effect"] = player_effects
+    counters = _player_counters(draw, games)
+    if counters:
+        data["player-counter"] = counters
+    _waiting_triggers(draw, games, cards, objects, names)
+    _game_records(draw, games, commanders)
+    if draw(st.integers(0, 4)) == 0:
+        data["ended"] = [{"id": "earlier", "result": "win",
+                          "winners": [draw(st.sampled_from(players))], "players": players}]
+    _remembered_names(draw, games, cards, names.taken)
+    # Extreme numbers the format allows.
+    if counters and draw(st.integers(0, 5)) == 0:
+        counters[0]["count"] = draw(st.sampled_from((2**31, 2**62, 2**63 - 1)))
+    return data
 
-    # The chain of games; a player who left a game is in no game below it (CR 800.4a).
+
+def _games(draw: st.DrawFn, players: list[str], chosen: list[str], depth: int, names: _Names,
+           cards: list[dict[str, Any]], objects: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The chain of games: `main`, then `depth` subgames, each under the previous one.
+
+    A player who left a game is in no game below it (CR 800.4a); every game has the chosen
+    variants; each subgame's creating spell or ability is added to `cards` or `objects`.
+    """
+    games: list[dict[str, Any]] = []
     in_game = list(players)
     for level in range(depth + 1):
         gid = "main" if level == 0 else f"sub{level}"
@@ -202,133 +253,203 @@ def scenario_tables(draw: st.DrawFn, max_players: int = 4, max_cards: int = 12,
         if level > 0:
             parent = games[-1]
             g["parent"] = parent["id"]
-            # The creating spell (a card) or ability waits on its main game's stack (728.5).
-            caster = draw(st.sampled_from(parent.get("players", players)))
-            creator = next_id("creator")
-            if draw(st.booleans()):
-                cards.append({"id": creator, "name": draw(st.sampled_from(_CREATORS)),
-                              "owner": caster, "at": f"{parent['id']}/stack"})
-            else:
-                objects.append({"id": creator, "kind": "ability", "controller": caster,
-                                "name": "Shahrazad (creating effect)",
-                                "at": f"{parent['id']}/stack"})
-            g["created-by"] = creator
+            g["created-by"] = _creator(draw, parent, players, names, cards, objects)
         games.append(g)
     for g in games:
         g.setdefault("players", list(players))
+    return games
 
-    # Cards.
+
+def _creator(draw: st.DrawFn, main_game: dict[str, Any], players: list[str], names: _Names,
+             cards: list[dict[str, Any]], objects: list[dict[str, Any]]) -> str:
+    """The id of a subgame's creating spell (a card) or ability, which waits on its main
+    game's stack (CR 728.5), cast by a player of the main game."""
+    caster = draw(st.sampled_from(main_game.get("players", players)))
+    creator = names.new("creator")
+    if draw(st.booleans()):
+        cards.append({"id": creator, "name": draw(st.sampled_from(_CREATORS)),
+                      "owner": caster, "at": f"{main_game['id']}/stack"})
+    else:
+        objects.append({"id": creator, "kind": "ability", "controller": caster,
+                        "name": "Shahrazad (creating effect)",
+                        "at": f"{main_game['id']}/stack"})
+    return creator
+
+
+def _cards(draw: st.DrawFn, players: list[str], chosen: list[str], variants: bool,
+           max_cards: int, games: list[dict[str, Any]], names: _Names,
+           cards: list[dict[str, Any]]) -> dict[str, list[str]]:
+    """Up to `max_cards` cards, added to `cards`; the commanders' ids by owner (CR 903.3)."""
     types = _types_for(chosen, variants)
     commanders: dict[str, list[str]] = {}
     for _ in range(draw(st.integers(0, max(0, max_cards)))):
-        owner = draw(st.sampled_from(players))
-        ctype = draw(st.sampled_from(types)) if draw(st.integers(0, 2)) == 0 else "traditional"
-        cid = next_id("c")
-        card: dict[str, Any] = {"id": cid, "owner": owner}
-        if draw(st.integers(0, 2)) == 0:
-            card["name"] = draw(st.sampled_from(_CARD_NAMES))
-        if ctype != "traditional":
-            card["type"] = ctype
-        homes = [g for g in games if owner in g["players"]]
-        # A player has one commander, or two with partner (903.3c, 702.124); in a suspended
-        # game a commander is not in the command zone, which it left for the subgame (728.2c).
-        mine = commanders.get(owner, [])
-        if ("commander" in chosen and ctype == "traditional" and homes
-                and (not mine or (len(mine) == 1 and draw(st.integers(0, 3)) == 0))
-                and _coin(draw)):
-            mine.append(cid)
-            commanders[owner] = mine
-            card["commander"] = True
-            game = draw(st.sampled_from(homes))["id"]
-            places = [f"{game}/battlefield", f"{game}/graveyard/{owner}", f"{game}/exile"]
-            if game == games[-1]["id"]:
-                places += [f"{game}/command", f"{game}/command"]
-            at = draw(st.sampled_from(places))
-        else:
-            at = _places(draw, ctype, owner, games)
-        card["at"] = at
-        zone_game = at.split("/")[0]
-        zone_kind = at.split("/")[1]
-        # Its types (205.2a): a creature card by default; sometimes an Aura, or, off the
-        # battlefield, an instant or sorcery card, which is no permanent card (110.4b).
-        if ctype == "traditional" and not card.get("commander"):
-            shape = draw(st.integers(0, 5))
-            if shape == 0:
-                card["types"], card["subtypes"] = ["enchantment"], ["aura"]
-            elif shape == 1 and zone_kind != "battlefield":
-                card["types"] = [draw(st.sampled_from(("instant", "sorcery")))]
-        # Exiled with an object of its game (Karn Liberated, 607.2a): sometimes, with a card
-        # already on that game's battlefield.
-        if zone_kind == "exile" and draw(st.integers(0, 2)) == 0:
-            sources = [c["id"] for c in cards if c["at"] == f"{zone_game}/battlefield"]
-            if sources:
-                card["exiled-with"] = draw(st.sampled_from(sources))
-        game_table = next((g for g in games if g["id"] == zone_game), None)
-        # Face down: always in a supplementary deck (701.31b); sometimes on the battlefield,
-        # the stack (a face-down spell), in exile (foretold, hidden away) or, for a hidden
-        # conspiracy, in the command zone (702.106a); never elsewhere (708.2, 406.3).
-        if zone_kind == "deck":
-            card["face"] = "down"
-        elif ((zone_kind in ("stack", "exile") and draw(st.integers(0, 4)) == 0)
-              or (zone_kind == "command" and ctype == "conspiracy" and _coin(draw))):
-            card["face"] = "down"
-        if at.endswith("/battlefield"):
-            controller = draw(st.sampled_from(game_table["players"])) if game_table else owner
-            if controller != owner:
-                card["controller"] = controller
-            if draw(st.integers(0, 3)) == 0:
-                card["phased"] = "out"
-            if draw(st.integers(0, 5)) == 0:
-                card["face"] = "down"
-            if draw(st.integers(0, 2)) == 0:
-                card["counters"] = {"+1/+1": draw(st.integers(1, 3))}
-            if draw(st.integers(0, 2)) == 0:
-                card["triggers"] = ["leaves-zone"]
-        # A supplementary card in a subgame began it, and every subgame above it, in its deck
-        # (728.2a), and is marked so in each, so that 728.5a sends it back at each end.
-        if game_table is not None and ctype in _SUPPLEMENTARY_KINDS:
-            for upper in games[1:games.index(game_table) + 1]:
-                upper.setdefault("began-in-deck", {})[cid] = DECK_OF[ctype]
-        # Where a card in a subgame came from into it: a zone it began the subgame in, or
-        # brought in later from a main game or from outside (728.2, 728.4a, 400.11b).
-        if game_table is not None and game_table is not games[0] and draw(st.integers(0, 2)):
-            came = ("deck" if ctype in _SUPPLEMENTARY_KINDS
-                    else "command" if card.get("commander") or ctype != "traditional"
-                    else draw(st.sampled_from(("library", "main-game", "outside"))))
-            game_table.setdefault("came-from", {})[cid] = came
-        cards.append(card)
+        cards.append(_card(draw, players, chosen, types, games, names, cards, commanders))
+    return commanders
 
-    # Tokens, copies, emblems, abilities and effects, each in the game that made it.
-    homes_of = {"token": "battlefield", "copy": "stack", "emblem": "command",
-                "ability": "stack", "effect": "effects"}
+
+def _card(draw: st.DrawFn, players: list[str], chosen: list[str], types: list[str],
+          games: list[dict[str, Any]], names: _Names, cards: list[dict[str, Any]],
+          commanders: dict[str, list[str]]) -> dict[str, Any]:
+    """One card of one of `types`: its owner, name, place and status, and what the games
+    record of it (CR 400.3, 108.2a, 728.2)."""
+    owner = draw(st.sampled_from(players))
+    ctype = draw(st.sampled_from(types)) if draw(st.integers(0, 2)) == 0 else "traditional"
+    card: dict[str, Any] = {"id": names.new("c"), "owner": owner}
+    if draw(st.integers(0, 2)) == 0:
+        card["name"] = draw(st.sampled_from(_CARD_NAMES))
+    if ctype != "traditional":
+        card["type"] = ctype
+    at = _card_place(draw, card, ctype, chosen, games, commanders)
+    card["at"] = at
+    zone_game = at.split("/")[0]
+    zone_kind = at.split("/")[1]
+    _card_types(draw, card, ctype, zone_kind)
+    _exiled_with(draw, card, zone_game, zone_kind, cards)
+    game_table = next((g for g in games if g["id"] == zone_game), None)
+    _face_down(draw, card, ctype, zone_kind)
+    if at.endswith("/battlefield"):
+        _permanent_status(draw, card, game_table)
+    if game_table is not None:
+        _began_in_deck(card, ctype, games, game_table)
+        _came_from(draw, card, ctype, games, game_table)
+    return card
+
+
+def _card_place(draw: st.DrawFn, card: dict[str, Any], ctype: str, chosen: list[str],
+                games: list[dict[str, Any]], commanders: dict[str, list[str]]) -> str:
+    """Where a card is: sometimes, in a Commander game, it is its owner's commander.
+
+    A player has one commander, or two with partner (CR 903.3c, 702.124); in a suspended
+    game a commander is not in the command zone, which it left for the subgame (728.2c).
+    A card that is no commander is wherever its type lets it be (`_places`).
+    """
+    owner = card["owner"]
+    homes = [g for g in games if owner in g["players"]]
+    mine = commanders.get(owner, [])
+    if ("commander" in chosen and ctype == "traditional" and homes
+            and (not mine or (len(mine) == 1 and draw(st.integers(0, 3)) == 0))
+            and _coin(draw)):
+        mine.append(card["id"])
+        commanders[owner] = mine
+        card["commander"] = True
+        game = draw(st.sampled_from(homes))["id"]
+        places = [f"{game}/battlefield", f"{game}/graveyard/{owner}", f"{game}/exile"]
+        if game == games[-1]["id"]:
+            places += [f"{game}/command", f"{game}/command"]
+        return draw(st.sampled_from(places))
+    return _places(draw, ctype, owner, games)
+
+
+def _card_types(draw: st.DrawFn, card: dict[str, Any], ctype: str, zone_kind: str) -> None:
+    """A traditional card's types (CR 205.2a): a creature card by default; sometimes an
+    Aura, or, off the battlefield, an instant or sorcery card, which is no permanent card
+    (110.4b). A commander stays a creature card (903.3)."""
+    if ctype == "traditional" and not card.get("commander"):
+        shape = draw(st.integers(0, 5))
+        if shape == 0:
+            card["types"], card["subtypes"] = ["enchantment"], ["aura"]
+        elif shape == 1 and zone_kind != "battlefield":
+            card["types"] = [draw(st.sampled_from(("instant", "sorcery")))]
+
+
+def _exiled_with(draw: st.DrawFn, card: dict[str, Any], zone_game: str, zone_kind: str,
+                 cards: list[dict[str, Any]]) -> None:
+    """A card in exile, sometimes exiled with a card already on its game's battlefield
+    (Karn Liberated, CR 607.2a)."""
+    if zone_kind == "exile" and draw(st.integers(0, 2)) == 0:
+        sources = [c["id"] for c in cards if c["at"] == f"{zone_game}/battlefield"]
+        if sources:
+            card["exiled-with"] = draw(st.sampled_from(sources))
+
+
+def _face_down(draw: st.DrawFn, card: dict[str, Any], ctype: str, zone_kind: str) -> None:
+    """Face down off the battlefield: always in a supplementary deck (CR 701.31b);
+    sometimes on the stack (a face-down spell), in exile (foretold, hidden away) or, for a
+    hidden conspiracy, in the command zone (702.106a); never elsewhere (708.2, 406.3)."""
+    if zone_kind == "deck":
+        card["face"] = "down"
+    elif ((zone_kind in ("stack", "exile") and draw(st.integers(0, 4)) == 0)
+          or (zone_kind == "command" and ctype == "conspiracy" and _coin(draw))):
+        card["face"] = "down"
+
+
+def _permanent_status(draw: st.DrawFn, card: dict[str, Any],
+                      game_table: dict[str, Any] | None) -> None:
+    """A card on the battlefield: its controller, a player of its game (CR 108.4), and
+    sometimes phased out (702.26), face down (708.2), with +1/+1 counters (122.1) or an
+    ability that triggers as it leaves (603.10a)."""
+    owner = card["owner"]
+    controller = draw(st.sampled_from(game_table["players"])) if game_table else owner
+    if controller != owner:
+        card["controller"] = controller
+    if draw(st.integers(0, 3)) == 0:
+        card["phased"] = "out"
+    if draw(st.integers(0, 5)) == 0:
+        card["face"] = "down"
+    if draw(st.integers(0, 2)) == 0:
+        card["counters"] = {"+1/+1": draw(st.integers(1, 3))}
+    if draw(st.integers(0, 2)) == 0:
+        card["triggers"] = ["leaves-zone"]
+
+
+def _began_in_deck(card: dict[str, Any], ctype: str, games: list[dict[str, Any]],
+                   game_table: dict[str, Any]) -> None:
+    """A supplementary card in a subgame began it, and every subgame above it, in its deck
+    (CR 728.2a), and is marked so in each, so that 728.5a sends it back at each end."""
+    if ctype in _SUPPLEMENTARY_KINDS:
+        for upper in games[1:games.index(game_table) + 1]:
+            upper.setdefault("began-in-deck", {})[card["id"]] = DECK_OF[ctype]
+
+
+def _came_from(draw: st.DrawFn, card: dict[str, Any], ctype: str, games: list[dict[str, Any]],
+               game_table: dict[str, Any]) -> None:
+    """Sometimes, where a card in a subgame came from into it: a zone it began the subgame
+    in, or brought in later from a main game or from outside (CR 728.2, 728.4a, 400.11b)."""
+    if game_table is not games[0] and draw(st.integers(0, 2)):
+        came = ("deck" if ctype in _SUPPLEMENTARY_KINDS
+                else "command" if card.get("commander") or ctype != "traditional"
+                else draw(st.sampled_from(("library", "main-game", "outside"))))
+        game_table.setdefault("came-from", {})[card["id"]] = came
+
+
+def _noncard_objects(draw: st.DrawFn, games: list[dict[str, Any]], names: _Names,
+                     objects: list[dict[str, Any]]) -> dict[str, list[str]]:
+    """Up to four tokens, copies, emblems, abilities and effects, added to `objects`, each
+    in the game that made it (CR 728.1b); the effects' ids by game."""
     effects_by_game: dict[str, list[str]] = {}
     for _ in range(draw(st.integers(0, 4))):
-        kind = draw(st.sampled_from(tuple(homes_of)))
+        kind = draw(st.sampled_from(tuple(_HOME_OF)))
         game = draw(st.sampled_from(games))
-        oid = next_id(kind[:3])
+        oid = names.new(kind[:3])
         o: dict[str, Any] = {"id": oid, "kind": kind,
                              "controller": draw(st.sampled_from(game["players"])),
-                             "at": f"{game['id']}/{homes_of[kind]}"}
+                             "at": f"{game['id']}/{_HOME_OF[kind]}"}
         if kind == "token":
-            if draw(st.integers(0, 3)) == 0:
-                o["phased"] = "out"
-            if draw(st.integers(0, 5)) == 0:
-                o["face"] = "down"  # a face-down token permanent (708.2)
-            if draw(st.integers(0, 2)) == 0:
-                o["triggers"] = ["leaves-zone"]
-            if draw(st.integers(0, 2)) == 0:
-                o["counters"] = {"+1/+1": draw(st.integers(1, 2))}
+            _token_status(draw, o)
         if kind == "effect":
             effects_by_game.setdefault(game["id"], []).append(oid)
         objects.append(o)
+    return effects_by_game
 
-    data: dict[str, Any] = {"schema": SCHEMA, "players": players, "game": games}
-    if cards:
-        data["card"] = cards
-    if objects:
-        data["object"] = objects
 
-    # Effects already acting on things of their own game (CR 728.1b).
+def _token_status(draw: st.DrawFn, token: dict[str, Any]) -> None:
+    """A token on the battlefield, sometimes phased out (CR 702.26), face down (708.2),
+    with an ability that triggers as it leaves (603.10a) or with +1/+1 counters (122.1)."""
+    if draw(st.integers(0, 3)) == 0:
+        token["phased"] = "out"
+    if draw(st.integers(0, 5)) == 0:
+        token["face"] = "down"
+    if draw(st.integers(0, 2)) == 0:
+        token["triggers"] = ["leaves-zone"]
+    if draw(st.integers(0, 2)) == 0:
+        token["counters"] = {"+1/+1": draw(st.integers(1, 2))}
+
+
+def _effects_acting(draw: st.DrawFn, games: list[dict[str, Any]], cards: list[dict[str, Any]],
+                    objects: list[dict[str, Any]],
+                    effects_by_game: dict[str, list[str]]) -> list[dict[str, str]]:
+    """Effects already acting on things of their own game (CR 728.1b): some cards and
+    objects are marked `affected-by` them; the players they act on are returned."""
     player_effects: list[dict[str, str]] = []
     for gid, effect_ids in effects_by_game.items():
         targets = [t for t in [*cards, *objects] if t["at"].split("/")[0] == gid
@@ -341,10 +462,11 @@ def scenario_tables(draw: st.DrawFn, max_players: int = 4, max_cards: int = 12,
             if draw(st.integers(0, 2)) == 0:
                 player_effects.append({"player": draw(st.sampled_from(game_players)),
                                        "effect": eid})
-    if player_effects:
-        data["player-effect"] = player_effects
+    return player_effects
 
-    # Counters on players, kept per game (CR 728.4b).
+
+def _player_counters(draw: st.DrawFn, games: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Counters on players, kept per game (CR 122.1, 728.4b)."""
     counters: list[dict[str, Any]] = []
     for g in games:
         for p in g["players"]:
@@ -352,10 +474,13 @@ def scenario_tables(draw: st.DrawFn, max_players: int = 4, max_cards: int = 12,
                 counters.append({"game": g["id"], "player": p,
                                  "kind": draw(st.sampled_from(_COUNTER_KINDS)),
                                  "count": draw(st.integers(1, 9))})
-    if counters:
-        data["player-counter"] = counters
+    return counters
 
-    # Abilities of a main game that triggered on a card brought into its subgame (728.4a).
+
+def _waiting_triggers(draw: st.DrawFn, games: list[dict[str, Any]], cards: list[dict[str, Any]],
+                      objects: list[dict[str, Any]], names: _Names) -> None:
+    """Abilities of a main game that triggered on a card brought into its subgame, waiting
+    in the main game (CR 728.4a): sometimes one per main game with a watcher."""
     for upper, lower in zip(games, games[1:], strict=False):
         watchers = [t["id"] for t in [*cards, *objects] if t["at"] == f"{upper['id']}/battlefield"
                     and t.get("triggers")]
@@ -363,9 +488,14 @@ def scenario_tables(draw: st.DrawFn, max_players: int = 4, max_cards: int = 12,
         if watchers and brought and _coin(draw):
             card_id = draw(st.sampled_from(brought))
             owner = next(c["owner"] for c in cards if c["id"] == card_id)
-            upper["trigger"] = [{"id": next_id("waiting"), "source": draw(st.sampled_from(watchers)),
+            upper["trigger"] = [{"id": names.new("waiting"), "source": draw(st.sampled_from(watchers)),
                                  "card": card_id, "left": f"{upper['id']}/graveyard/{owner}"}]
-    # Other per-game records that a restart must not carry over.
+
+
+def _game_records(draw: st.DrawFn, games: list[dict[str, Any]],
+                  commanders: dict[str, list[str]]) -> None:
+    """Other per-game records that a restart must not carry over (CR 726.1): commander tax
+    and commander damage (903.8, 903.10a), the monarch (724)."""
     for g in games:
         if commanders and draw(st.integers(0, 2)) == 0:
             g["commander-tax"] = {draw(st.sampled_from(sorted(
@@ -373,12 +503,13 @@ def scenario_tables(draw: st.DrawFn, max_players: int = 4, max_cards: int = 12,
             g["commander-damage"] = {draw(st.sampled_from(g["players"])): draw(st.integers(1, 20))}
         if draw(st.integers(0, 4)) == 0:
             g["designations"] = {"monarch": draw(st.sampled_from(g["players"]))}
-    if draw(st.integers(0, 4)) == 0:
-        data["ended"] = [{"id": "earlier", "result": "win",
-                          "winners": [draw(st.sampled_from(players))], "players": players}]
-    # Names that are remembered but are no object now (dangling, as the rules allow): an
-    # effect that acted on a card and ceased, a mark of a card that began a game in a deck
-    # and left it; often with the interpreter's own names.
+
+
+def _remembered_names(draw: st.DrawFn, games: list[dict[str, Any]], cards: list[dict[str, Any]],
+                      taken: set[str]) -> None:
+    """Names that are remembered but are no object now (dangling, as the rules allow): an
+    effect that acted on a card and ceased, a mark of a card that began a game in a deck
+    and left it (CR 728.5a); often with the interpreter's own names."""
     if cards and draw(st.integers(0, 3)) == 0:
         gone = draw(st.sampled_from(("effect1", "effect2", "gone-effect")))
         if gone not in taken:  # a name no object has now
@@ -387,15 +518,6 @@ def scenario_tables(draw: st.DrawFn, max_players: int = 4, max_cards: int = 12,
         mark = draw(st.sampled_from(("token1", "card1", "gone-plane")))
         if mark not in taken:
             games[-1].setdefault("began-in-deck", {})[mark] = "planar"
-    # Extreme numbers the format allows.
-    if counters and draw(st.integers(0, 5)) == 0:
-        counters[0]["count"] = draw(st.sampled_from((2**31, 2**62, 2**63 - 1)))
-    return data
-
-
-# The prefixes of the interpreter's own fresh names, by the prefix used here.
-_OWN_PREFIXES = {"waiting": "trigger", "creator": "spell", "tok": "token", "eff": "effect",
-                 "cop": "copy", "emb": "emblem", "abi": "ability"}
 
 
 def _read(data: dict[str, Any]) -> Situation:
@@ -442,6 +564,71 @@ def _card_destinations(s: Situation, game: Game, card_id: str) -> list[str]:
     return out
 
 
+@dataclass(frozen=True)
+class _ActiveGame:
+    """The active game of a situation, and what an event there may name."""
+
+    situation: Situation
+    game: Game
+    # The players an event may name: the game's, or the situation's if it has none.
+    players: list[str]
+    here: list[str]
+    cards: list[str]
+    permanents: list[str]
+    # What a player can gain control of: a permanent, or a spell or ability on the stack.
+    controllable: list[str]
+    # What can be turned over: a card, token or copy where it may be face down (708.2),
+    # not in a supplementary deck, which stays face down.
+    turnable: list[str]
+    effects: list[str]
+    # A card its owner brings in from outside the game (or a main game): a traditional
+    # card, or a dungeon, the one nontraditional card an effect brings in (701.49a, 309.4).
+    bringable: list[str]
+
+
+def _active_game(s: Situation) -> _ActiveGame:
+    """The objects of the active game that events may name, by what an event does with
+    them (CR 108.4 control, 702.26 phasing, 708.2 face down, 400.11b bringing in)."""
+    active = s.active_game()
+    gid = active.id
+    here = _in_game(s, gid)
+    ancestors = s.ancestors(gid)
+    return _ActiveGame(
+        situation=s, game=active, players=list(active.players) or list(s.players), here=here,
+        cards=[o for o in here if s.objects[o].is_card],
+        permanents=[o for o in here if s.where[o].kind == "battlefield"],
+        controllable=[o for o in here if s.where[o].kind in ("battlefield", "stack")],
+        turnable=[o for o in here if s.objects[o].kind in ("card", "token", "copy")
+                  and s.where[o].kind in FACE_DOWN_ZONES and s.where[o].kind != "deck"],
+        effects=[o for o in here if s.objects[o].kind == "effect"],
+        bringable=[c.id for c in s.cards()
+                   if c.owner in active.players and not c.phased_out
+                   and (c.traditional or c.card_type == "dungeon")
+                   and (s.where[c.id].is_outside or s.where[c.id].game in ancestors)])
+
+
+def _event_kinds(active: _ActiveGame) -> list[str]:
+    """The kinds of event to draw from, some twice to draw them more often: the
+    rule-defined events always, an in-game action only where it has something to act on
+    (leaving only where more than two players remain, CR 800.4a)."""
+    kinds = ["start-subgame", "end-subgame", "end-subgame", "restart", "counter", "create"]
+    if active.bringable:
+        kinds += ["bring-in", "bring-in"]
+    if active.cards:
+        kinds += ["move", "move"]
+    if active.turnable:
+        kinds += ["turn"]
+    if active.permanents:
+        kinds += ["phase"]
+    if active.controllable:
+        kinds += ["control"]
+    if active.effects:
+        kinds += ["affect"]
+    if len(active.game.players) > 2:
+        kinds += ["leave"]
+    return kinds
+
+
 @st.composite
 def events(draw: st.DrawFn, situation: Situation) -> Event:
     """One event for `situation`, legal or nearly so.
@@ -451,125 +638,155 @@ def events(draw: st.DrawFn, situation: Situation) -> Event:
     the rest.
     An end-subgame is also drawn when the outermost game is active, where it is illegal.
     """
-    s = situation
-    active = s.active_game()
-    gid, players = active.id, list(active.players) or list(s.players)
-    here = _in_game(s, gid)
-    cards = [o for o in here if s.objects[o].is_card]
-    permanents = [o for o in here if s.where[o].kind == "battlefield"]
-    # What a player can gain control of: a permanent, or a spell or ability on the stack.
-    controllable = [o for o in here if s.where[o].kind in ("battlefield", "stack")]
-    # What can be turned over: a card, token or copy where it may be face down (708.2),
-    # not in a supplementary deck, which stays face down.
-    turnable = [o for o in here if s.objects[o].kind in ("card", "token", "copy")
-                and s.where[o].kind in FACE_DOWN_ZONES and s.where[o].kind != "deck"]
-    effects = [o for o in here if s.objects[o].kind == "effect"]
-    ancestors = s.ancestors(gid)
-    # A card its owner brings in from outside the game (or a main game): a traditional
-    # card, or a dungeon, the one nontraditional card an effect brings in (701.49a, 309.4).
-    bringable = [c.id for c in s.cards()
-                 if c.owner in active.players and not c.phased_out
-                 and (c.traditional or c.card_type == "dungeon")
-                 and (s.where[c.id].is_outside or s.where[c.id].game in ancestors)]
-    kinds = ["start-subgame", "end-subgame", "end-subgame", "restart", "counter", "create"]
-    if bringable:
-        kinds += ["bring-in", "bring-in"]
-    if cards:
-        kinds += ["move", "move"]
-    if turnable:
-        kinds += ["turn"]
-    if permanents:
-        kinds += ["phase"]
-    if controllable:
-        kinds += ["control"]
-    if effects:
-        kinds += ["affect"]
-    if len(active.players) > 2:
-        kinds += ["leave"]
-    kind = draw(st.sampled_from(kinds))
-    d: dict[str, Any] = {"do": kind}
-    if kind == "start-subgame":
-        d["by"] = draw(st.sampled_from(players))
-        spells = [o for o in s.zones.get(ZoneRef(gid, "stack"), []) if s.objects[o].is_card]
-        if spells and _coin(draw):
-            d["via"] = draw(st.sampled_from(spells))
-        else:
-            d["card"] = draw(st.sampled_from(_CREATORS))
-    elif kind == "end-subgame":
-        how = draw(st.sampled_from(("winner", "winner", "draw", "none")))
-        if how == "winner":
-            d["winner"] = [draw(st.sampled_from(players))]
-        elif how == "draw":
-            d["draw"] = True
-    elif kind == "restart":
-        d["controller"] = draw(st.sampled_from(players))
-        # Karn Liberated's ability: the cards exiled with its source stay in exile (726.5).
-        sources = sorted({o for c in cards if (o := s.objects[c].exiled_with) is not None
-                          and o in s.objects and s.where[o].game == s.active_game().id})
-        if sources and _coin(draw):
-            d["source"] = draw(st.sampled_from(sources))
-            if draw(st.booleans()):
-                d["then"] = "battlefield"
-    elif kind == "bring-in":
-        card_id = draw(st.sampled_from(bringable))
-        card = s.objects[card_id]
-        d["card"] = card_id
-        if card.traditional:
-            d["to"] = draw(st.sampled_from(("hand", "hand", "battlefield", "graveyard",
-                                            "library", "exile")))
-        elif draw(st.booleans()):
-            d["to"] = "command"  # a dungeon comes only into the command zone
+    active = _active_game(situation)
+    kind = draw(st.sampled_from(_event_kinds(active)))
+    return _event({"do": kind, **_EVENT_FIELDS[kind](draw, active)})
+
+
+def _start_subgame(draw: st.DrawFn, active: _ActiveGame) -> dict[str, Any]:
+    """A player starts a subgame (CR 728.1): by a Shahrazad-like spell on the stack, or a
+    card named without one."""
+    s = active.situation
+    d: dict[str, Any] = {"by": draw(st.sampled_from(active.players))}
+    spells = [o for o in s.zones.get(ZoneRef(active.game.id, "stack"), []) if s.objects[o].is_card]
+    if spells and _coin(draw):
+        d["via"] = draw(st.sampled_from(spells))
+    else:
+        d["card"] = draw(st.sampled_from(_CREATORS))
+    return d
+
+
+def _end_subgame(draw: st.DrawFn, active: _ActiveGame) -> dict[str, Any]:
+    """The active subgame ends (CR 728.5): with a winner, a draw, or no result given."""
+    d: dict[str, Any] = {}
+    how = draw(st.sampled_from(("winner", "winner", "draw", "none")))
+    if how == "winner":
+        d["winner"] = [draw(st.sampled_from(active.players))]
+    elif how == "draw":
+        d["draw"] = True
+    return d
+
+
+def _restart(draw: st.DrawFn, active: _ActiveGame) -> dict[str, Any]:
+    """A player's effect restarts the game (CR 726): sometimes Karn Liberated's ability,
+    whose source's exiled cards stay in exile (726.5), then perhaps put onto the
+    battlefield."""
+    s = active.situation
+    d: dict[str, Any] = {"controller": draw(st.sampled_from(active.players))}
+    sources = sorted({o for c in active.cards if (o := s.objects[c].exiled_with) is not None
+                      and o in s.objects and s.where[o].game == active.game.id})
+    if sources and _coin(draw):
+        d["source"] = draw(st.sampled_from(sources))
         if draw(st.booleans()):
-            d["by"] = card.owner
-    elif kind == "move":
-        card_id = draw(st.sampled_from(cards))
-        d["object"] = card_id
-        options = _card_destinations(s, active, card_id)
-        if draw(st.integers(0, 9)) == 0:
-            options = [f"outside/{s.objects[card_id].owner}"]
-        d["to"] = draw(st.sampled_from(options))
-        if draw(st.integers(0, 2)) == 0:
-            d["position"] = "bottom"
-        others = [o for o in here if o != card_id]
-        if d["to"].endswith("/exile") and others and _coin(draw):  # Karn's +4 or -3
-            d["exiled-with"] = draw(st.sampled_from(others))
-    elif kind == "create":
-        what = draw(st.sampled_from(("token", "token", "emblem", "effect", "ability", "copy")))
-        d.update(kind=what, controller=draw(st.sampled_from(players)))
-        if what == "token" and _coin(draw):
-            d["triggers"] = ["leaves-zone"]
-        if what == "copy":
-            spells = list(s.zones.get(ZoneRef(gid, "stack"), ()))
-            if spells and _coin(draw):
-                d["copy-of"] = draw(st.sampled_from(spells))
-    elif kind == "counter":
-        targets_obj = permanents if permanents and draw(st.integers(0, 2)) == 0 else []
-        if targets_obj:
-            d["object"] = draw(st.sampled_from(targets_obj))
-            d["kind"] = "+1/+1"
-        else:
-            d["player"] = draw(st.sampled_from(players))
-            d["kind"] = draw(st.sampled_from(_COUNTER_KINDS))
-        d["add"] = draw(st.integers(-2, 3))
-    elif kind == "phase":
-        d["object"] = draw(st.sampled_from(permanents))
-        d["out"] = draw(st.booleans())
-    elif kind == "turn":
-        d["object"] = draw(st.sampled_from(turnable))
-        d["face"] = draw(st.sampled_from(("up", "down")))
-    elif kind == "leave":
-        d["player"] = draw(st.sampled_from(players))
-    elif kind == "control":
-        d["object"] = draw(st.sampled_from(controllable))
-        d["player"] = draw(st.sampled_from(players))
-    elif kind == "affect":
-        d["effect"] = draw(st.sampled_from(effects))
-        others = [o for o in here if o not in effects]
-        if others and _coin(draw):
-            d["object"] = draw(st.sampled_from(others))
-        else:
-            d["player"] = draw(st.sampled_from(players))
-    return _event(d)
+            d["then"] = "battlefield"
+    return d
+
+
+def _bring_in(draw: st.DrawFn, active: _ActiveGame) -> dict[str, Any]:
+    """A card is brought into the active game from outside it or from a main game
+    (CR 400.11b, 728.4): a traditional card to one of its zones, a dungeon only to the
+    command zone (309.4); sometimes by its owner, named."""
+    card_id = draw(st.sampled_from(active.bringable))
+    card = active.situation.objects[card_id]
+    d: dict[str, Any] = {"card": card_id}
+    if card.traditional:
+        d["to"] = draw(st.sampled_from(("hand", "hand", "battlefield", "graveyard",
+                                        "library", "exile")))
+    elif draw(st.booleans()):
+        d["to"] = "command"
+    if draw(st.booleans()):
+        d["by"] = card.owner
+    return d
+
+
+def _move(draw: st.DrawFn, active: _ActiveGame) -> dict[str, Any]:
+    """A card moves to a zone of the active game where it may be (CR 400.3, 108.2a), or,
+    sometimes, out of the game; into exile sometimes with another object (Karn
+    Liberated's +4 or -3, 607.2a)."""
+    s = active.situation
+    card_id = draw(st.sampled_from(active.cards))
+    d: dict[str, Any] = {"object": card_id}
+    options = _card_destinations(s, active.game, card_id)
+    if draw(st.integers(0, 9)) == 0:
+        options = [f"outside/{s.objects[card_id].owner}"]
+    d["to"] = draw(st.sampled_from(options))
+    if draw(st.integers(0, 2)) == 0:
+        d["position"] = "bottom"
+    others = [o for o in active.here if o != card_id]
+    if d["to"].endswith("/exile") and others and _coin(draw):
+        d["exiled-with"] = draw(st.sampled_from(others))
+    return d
+
+
+def _create(draw: st.DrawFn, active: _ActiveGame) -> dict[str, Any]:
+    """A player's effect makes a token, emblem, effect, ability or copy (CR 111.1, 114.1,
+    707.10), in the active game."""
+    what = draw(st.sampled_from(("token", "token", "emblem", "effect", "ability", "copy")))
+    d: dict[str, Any] = {"kind": what, "controller": draw(st.sampled_from(active.players))}
+    if what == "token" and _coin(draw):
+        d["triggers"] = ["leaves-zone"]
+    if what == "copy":
+        spells = list(active.situation.zones.get(ZoneRef(active.game.id, "stack"), ()))
+        if spells and _coin(draw):
+            d["copy-of"] = draw(st.sampled_from(spells))
+    return d
+
+
+def _counter(draw: st.DrawFn, active: _ActiveGame) -> dict[str, Any]:
+    """Counters put on or removed from a permanent or a player (CR 122.1, 122.6)."""
+    d: dict[str, Any] = {}
+    permanents = active.permanents
+    targets_obj = permanents if permanents and draw(st.integers(0, 2)) == 0 else []
+    if targets_obj:
+        d["object"] = draw(st.sampled_from(targets_obj))
+        d["kind"] = "+1/+1"
+    else:
+        d["player"] = draw(st.sampled_from(active.players))
+        d["kind"] = draw(st.sampled_from(_COUNTER_KINDS))
+    d["add"] = draw(st.integers(-2, 3))
+    return d
+
+
+def _phase(draw: st.DrawFn, active: _ActiveGame) -> dict[str, Any]:
+    """A permanent phases out or in (CR 702.26)."""
+    return {"object": draw(st.sampled_from(active.permanents)), "out": draw(st.booleans())}
+
+
+def _turn(draw: st.DrawFn, active: _ActiveGame) -> dict[str, Any]:
+    """A card, token or copy is turned face up or face down (CR 708.2, 708.7)."""
+    return {"object": draw(st.sampled_from(active.turnable)),
+            "face": draw(st.sampled_from(("up", "down")))}
+
+
+def _leave(draw: st.DrawFn, active: _ActiveGame) -> dict[str, Any]:
+    """A player leaves the game (CR 800.4a)."""
+    return {"player": draw(st.sampled_from(active.players))}
+
+
+def _control(draw: st.DrawFn, active: _ActiveGame) -> dict[str, Any]:
+    """A player gains control of a permanent, spell or ability (CR 108.4)."""
+    return {"object": draw(st.sampled_from(active.controllable)),
+            "player": draw(st.sampled_from(active.players))}
+
+
+def _affect(draw: st.DrawFn, active: _ActiveGame) -> dict[str, Any]:
+    """An effect of the active game comes to act on an object or a player of it
+    (CR 728.1b)."""
+    d: dict[str, Any] = {"effect": draw(st.sampled_from(active.effects))}
+    others = [o for o in active.here if o not in active.effects]
+    if others and _coin(draw):
+        d["object"] = draw(st.sampled_from(others))
+    else:
+        d["player"] = draw(st.sampled_from(active.players))
+    return d
+
+
+# The fields of an event of each kind, drawn for the active game.
+_EVENT_FIELDS: Final[dict[str, Callable[[st.DrawFn, _ActiveGame], dict[str, Any]]]] = {
+    "start-subgame": _start_subgame, "end-subgame": _end_subgame, "restart": _restart,
+    "bring-in": _bring_in, "move": _move, "create": _create, "counter": _counter,
+    "phase": _phase, "turn": _turn, "leave": _leave, "control": _control, "affect": _affect,
+}
 
 
 @st.composite
