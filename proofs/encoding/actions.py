@@ -5,7 +5,7 @@ phasing (702.26), turning a card face up or down (708.2), a control-changing eff
 (613.1b) and a player leaving the game (800.4a)
 are not rulebook clauses: they are read here as the interpreter runs them, so that the
 promises made of every event are proved of ordinary play too. Each is a function of the
-encoder (`encode.Encoder`), the pre-state and the active game, returning the state after
+encoder (`encoder.Encoder`), the pre-state and the active game, returning the state after
 the action; `IN_GAME_ACTIONS` maps each action's event name to its function. An effect
 acting ("affect") is defined by the rulebook and is in `events` instead (the catalog
 counts it among the in-game actions, `invariants.catalog.IN_GAME_ACTIONS`).

@@ -59,6 +59,7 @@ def run(enc: Encoder) -> Transition:
     return Transition(enc.event, pre, post, binding, enc.constraints, enc.params,
                       enc.states, enc.unsupported, enc.fires)
 
+
 def run_step(enc: Encoder, s: SymState, clause: Clause, step: Step, label: str) -> SymState:
     """Encode one step of a clause, after noting when it fires (`fires`). A game step on a
     game whose zones an earlier step of the event destroyed does nothing once that game is
@@ -85,7 +86,7 @@ def run_step(enc: Encoder, s: SymState, clause: Clause, step: Step, label: str) 
         # The interpreter refuses the event (IllegalEvent): no transition exists.
         enc.constraints.append(enc.false())
         enc.unsupported.append(f"{label}: refers to the {err.role} game, which no clause "
-                                "created")
+                               "created")
         return s
 
 

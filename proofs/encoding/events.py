@@ -5,7 +5,7 @@ and ending a subgame, restarting the game, bringing a card in from outside the g
 effect acting) has parameters (the card, the player, the result, ...) and preconditions,
 the same checks the interpreter makes before it runs the clauses; the rulebook's
 permissions and prohibitions widen or narrow them. Each function here declares them on
-the encoder (`encode.Encoder`: constraints, parameters, the game roles it binds) and
+the encoder (`encoder.Encoder`: constraints, parameters, the game roles it binds) and
 returns the state the clauses start from; bringing a card in and an effect acting also
 change the state themselves (400.11b, 611.1). `RULE_EVENTS` maps each event's name to
 its function; the in-game actions, which no clause acts on, are in `actions`.

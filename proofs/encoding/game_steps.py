@@ -3,11 +3,11 @@
 A step without a `select` names one action of `model.language.GAME_ACTIONS` and its
 arguments: create a game, suspend or resume one, end it, destroy its zones, choose its
 starting player, queue and release triggers, copy counters, and so on. Each is a
-function of the encoder (`encode.Encoder`), the state before the step, the step's
+function of the encoder (`encoder.Encoder`), the state before the step, the step's
 arguments and its label, returning the state after it. `GAME_STEPS` maps each action,
 spelt as in the rulebook ("create-game", "finish-resolving", ...), to its function; the
 encoder dispatches through it. A step naming a game role that no clause bound raises
-`encode._Unbound` (through `Encoder.game_of`): the interpreter refuses such an event.
+`encoder.Unbound` (through `Encoder.game_of`): the interpreter refuses such an event.
 """
 
 from __future__ import annotations

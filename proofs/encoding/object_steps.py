@@ -6,7 +6,7 @@ makes a new object from each (`copy-to`).
 `selected` reads the selector as a condition on one object of a state, and `firing` says
 when a step does something at all (the clause fires). These are the only steps that read
 one object at a time, so they sit apart from the game steps (`game_steps`) that act on
-games, players and permissions. Every function takes the encoder (`encode.Encoder`) first
+games, players and permissions. Every function takes the encoder (`encoder.Encoder`) first
 and returns a z3 term or the state after the step, as `model.interpreter` reads the step.
 """
 
