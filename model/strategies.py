@@ -319,7 +319,7 @@ def _card_place(draw: st.DrawFn, card: dict[str, Any], ctype: str, chosen: list[
                 games: list[dict[str, Any]], commanders: dict[str, list[str]]) -> str:
     """Where a card is: sometimes, in a Commander game, it is its owner's commander.
 
-    A player has one commander, or two with partner (CR 903.3c, 702.124); in a suspended
+    A player has one commander, or two with partner (CR 903.3, 702.124); in a suspended
     game a commander is not in the command zone, which it left for the subgame (728.2c).
     A card that is no commander is wherever its type lets it be (`_places`).
     """
