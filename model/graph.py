@@ -251,7 +251,7 @@ LEGEND: tuple[tuple[str, str, str, str], ...] = (
 LEGEND_KEYS = tuple(key for key, *_ in LEGEND)
 
 
-class _Picture:
+class _Canvas:
     """One drawing under way: the DOT graph, the conventions used so far, where each shown
     object's row is (for the arrows to subgames)."""
 
@@ -268,7 +268,12 @@ class _Picture:
         self.dot.set_edge_defaults(fontname=FONT, fontsize="9")
         self.index = {gid: i for i, gid in enumerate(state.games)}
 
-    # -- objects and zones --------------------------------------------------------------------
+
+
+class _ZonePicture(_Canvas):
+    """The zones of a drawing and the objects in them: one row per object (its name, kind,
+    owner and controller, face, phasing, counters and marks), a zone's rows under its name and
+    count, and a node of zones under a heading (a player's, a game's, outside the game)."""
 
     def object_row(self, obj: GameObject, zone: ZoneRef, game: Game | None, node: str,
                    port: str) -> str:
@@ -359,7 +364,13 @@ class _Picture:
             rows.append(_row(f'<FONT COLOR="{TAG_COLOR}">{empty}</FONT>'))
         parent.add_node(pydot.Node(node, label=_table(rows)))
 
-    # -- games ----------------------------------------------------------------------------
+
+
+class _Picture(_ZonePicture):
+    """The games of a drawing: each game's header (its status, players, range, starting
+    player and marks), its players' zones and its shared zones, the games it made nested
+    inside it with an arrow from what made them, the games that ended, and the whole picture
+    with its title and legend."""
 
     def players_of(self, game: Game) -> list[str]:
         """The game's players, then those who left it, then anyone else with a zone or
