@@ -217,7 +217,11 @@ def fits(value: Any, kind: str) -> bool:
     return isinstance(value, dict) and all(members[kind](v) for v in value.values())
 
 
-class _Reader:
+class _Fields:
+    """What the scenario reader of every section shares: the data, the file and its lines,
+    an error naming the file and line, and the checks of a table's keys and values, of a new
+    id, of a zone, a face, a flag and counters."""
+
     TOP = tuple(SHAPES["top"])
     GAME = tuple(SHAPES["game"])
     CARD = tuple(SHAPES["card"])
@@ -255,65 +259,6 @@ class _Reader:
                            f"{section} {index + 1}: {key} must be {what}")
         return value
 
-    def read(self) -> Scenario:
-        d = self.data
-        for key, value in d.items():
-            if key not in self.TOP:
-                raise self.err(self.where.mention(key) or _top_line(self.where, key),
-                               f"unknown top-level key {key!r} (allowed: {', '.join(self.TOP)})")
-            if not fits(value, SHAPES["top"][key]):
-                raise self.err(_top_line(self.where, key) or self.where.table(key, 0),
-                               f"{key} must be {SHAPES['top'][key]}")
-        schema = d.get("schema", SCHEMA)
-        if schema != SCHEMA:
-            raise self.err(_top_line(self.where, "schema"),
-                           f"schema {schema!r} is not {SCHEMA!r}")
-        players = d.get("players")
-        if (not isinstance(players, list) or not players
-                or not all(isinstance(p, str) and _NAME.match(p) for p in players)):
-            raise self.err(_top_line(self.where, "players"),
-                           "players must be a non-empty list of names (letters, digits, _ . + -)")
-        if len(set(players)) != len(players):
-            raise self.err(_top_line(self.where, "players"), "a player is named twice")
-        state = Situation(players=list(players))
-        for player in players:
-            state.outside(player)
-        ids: set[str] = set()
-        self.read_games(state, ids)
-        self.read_cards(state, ids)
-        self.read_objects(state, ids)
-        self.read_counters(state)
-        self.read_ended(state)
-        self.read_player_effects(state)
-        serial = d.get("id-serial", 0)
-        state.serial = serial if isinstance(serial, int) and not isinstance(serial, bool) else 0
-        self.check_references(state)
-        for i, raw in enumerate(d.get("card", [])):
-            card = state.objects.get(str(raw.get("id"))) if isinstance(raw, dict) else None
-            source = card.exiled_with if card is not None else None
-            if card is not None and source is not None and (
-                    source == card.id or source in state.games):
-                raise self.err(self.where.key("card", i, "exiled-with", card.id),
-                               f"card {card.id}: exiled-with names the object that exiled it "
-                               "(CR 607.2a): another object, or one that is no longer there")
-        for i, game in enumerate(state.games.values()):
-            for trigger in game.pending_triggers:
-                if trigger.id in state.objects or trigger.id in state.games:
-                    raise self.err(self.where.table("game", i),
-                                   f"game {game.id}: waiting trigger {trigger.id!r} has the id of "
-                                   "an object or game; a trigger is not an object yet")
-        events = self.read_events()
-        seed = d.get("seed")
-        if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
-            raise self.err(_top_line(self.where, "seed"), "seed must be a whole number")
-        for key in ("title", "description"):
-            if key in d and not isinstance(d[key], str):
-                raise self.err(_top_line(self.where, key), f"{key} must be text")
-        rulebook = d.get("rulebook")
-        return Scenario(state, events, str(d.get("title", "")), str(d.get("description", "")),
-                        seed, self.file, rulebook if isinstance(rulebook, str) else None,
-                        list(d.get("amendments", [])))
-
     def new_id(self, value: Any, ids: set[str], section: str, index: int) -> str:
         if not isinstance(value, str) or not _NAME.match(value):
             raise self.err(self.where.key(section, index, "id"),
@@ -323,6 +268,49 @@ class _Reader:
                            f"{section} {index + 1}: id {value!r} is used twice")
         ids.add(value)
         return value
+
+    def zone(self, value: Any, state: Situation, section: str, index: int, obj_id: str) -> ZoneRef:
+        line = self.where.key(section, index, "at", obj_id)
+        if not isinstance(value, str):
+            raise self.err(line, f"{section} {obj_id}: 'at' must be a zone path like main/library/Ann")
+        try:
+            zone = parse_zone(value)
+        except ValueError as err:
+            raise self.err(line, f"{section} {obj_id}: {err}") from None
+        if zone.is_outside:
+            if zone.player not in state.players:
+                raise self.err(line, f"{section} {obj_id}: {zone.player!r} is not a player")
+            return zone
+        if zone.game not in state.games:
+            raise self.err(line, f"{section} {obj_id}: {zone.game!r} is not a game here")
+        if zone.player is not None and zone.player not in state.games[zone.game].players:
+            raise self.err(line, f"{section} {obj_id}: {zone.player} is not a player in {zone.game}")
+        return zone
+
+    def face(self, t: dict[str, Any], section: str, index: int, oid: str) -> bool:
+        return self.flag(t, "face", FACES, section, index) != "down"
+
+    def flag(self, t: dict[str, Any], key: str, allowed: tuple[str, ...], section: str,
+             index: int) -> str | None:
+        if key not in t:
+            return None
+        if t[key] not in allowed:
+            raise self.err(self.where.key(section, index, key, t.get("id")),
+                           f"{section} {index + 1}: {key} must be {' or '.join(allowed)}")
+        return str(t[key])
+
+    def counters(self, t: dict[str, Any], section: str, index: int) -> dict[str, int]:
+        value = t.get("counters", {})
+        if not isinstance(value, dict) or not all(
+                isinstance(n, int) and not isinstance(n, bool) and n > 0 for n in value.values()):
+            raise self.err(self.where.key(section, index, "counters", t.get("id")),
+                           f"{section} {index + 1}: counters must map kinds to positive numbers")
+        return dict(value)
+
+
+class _Games(_Fields):
+    """The [[game]] tables: each game, its players, parent, status and marks; then the
+    games as a tree (728.1a, 728.6)."""
 
     def read_games(self, state: Situation, ids: set[str]) -> None:
         games = self.data.get("game")
@@ -416,23 +404,10 @@ class _Reader:
             state.games[gid].status = "suspended"
         state.games[chain[-1]].status = "active"
 
-    def zone(self, value: Any, state: Situation, section: str, index: int, obj_id: str) -> ZoneRef:
-        line = self.where.key(section, index, "at", obj_id)
-        if not isinstance(value, str):
-            raise self.err(line, f"{section} {obj_id}: 'at' must be a zone path like main/library/Ann")
-        try:
-            zone = parse_zone(value)
-        except ValueError as err:
-            raise self.err(line, f"{section} {obj_id}: {err}") from None
-        if zone.is_outside:
-            if zone.player not in state.players:
-                raise self.err(line, f"{section} {obj_id}: {zone.player!r} is not a player")
-            return zone
-        if zone.game not in state.games:
-            raise self.err(line, f"{section} {obj_id}: {zone.game!r} is not a game here")
-        if zone.player is not None and zone.player not in state.games[zone.game].players:
-            raise self.err(line, f"{section} {obj_id}: {zone.player} is not a player in {zone.game}")
-        return zone
+
+class _Objects(_Fields):
+    """The [[card]] and [[object]] tables: each card with its zone and characteristics,
+    each token, copy, emblem, ability or effect."""
 
     def read_cards(self, state: Situation, ids: set[str]) -> None:
         for i, raw in enumerate(self.data.get("card", [])):
@@ -567,25 +542,11 @@ class _Reader:
                 phased_out=self.flag(t, "phased", PHASINGS, "object", i) == "out")
             state.place(oid, zone, "bottom")
 
-    def face(self, t: dict[str, Any], section: str, index: int, oid: str) -> bool:
-        return self.flag(t, "face", FACES, section, index) != "down"
 
-    def flag(self, t: dict[str, Any], key: str, allowed: tuple[str, ...], section: str,
-             index: int) -> str | None:
-        if key not in t:
-            return None
-        if t[key] not in allowed:
-            raise self.err(self.where.key(section, index, key, t.get("id")),
-                           f"{section} {index + 1}: {key} must be {' or '.join(allowed)}")
-        return str(t[key])
-
-    def counters(self, t: dict[str, Any], section: str, index: int) -> dict[str, int]:
-        value = t.get("counters", {})
-        if not isinstance(value, dict) or not all(
-                isinstance(n, int) and not isinstance(n, bool) and n > 0 for n in value.values()):
-            raise self.err(self.where.key(section, index, "counters", t.get("id")),
-                           f"{section} {index + 1}: counters must map kinds to positive numbers")
-        return dict(value)
+class _Records(_Fields):
+    """The tables of what a situation records beside its objects: players' counters,
+    the games that ended, effects on players, the references between them; and the
+    [[event]] tables."""
 
     def read_counters(self, state: Situation) -> None:
         for i, raw in enumerate(self.data.get("player-counter", [])):
@@ -637,6 +598,70 @@ class _Reader:
                 raise self.err(line, f"event {i + 1}: {problem}")
             events.append(Event(event.kind, event.args, line))
         return events
+
+
+class _Reader(_Games, _Objects, _Records):
+    """A scenario file's data read section by section into a scenario, every fault an
+    InputError naming the file and the line."""
+
+    def read(self) -> Scenario:
+        d = self.data
+        for key, value in d.items():
+            if key not in self.TOP:
+                raise self.err(self.where.mention(key) or _top_line(self.where, key),
+                               f"unknown top-level key {key!r} (allowed: {', '.join(self.TOP)})")
+            if not fits(value, SHAPES["top"][key]):
+                raise self.err(_top_line(self.where, key) or self.where.table(key, 0),
+                               f"{key} must be {SHAPES['top'][key]}")
+        schema = d.get("schema", SCHEMA)
+        if schema != SCHEMA:
+            raise self.err(_top_line(self.where, "schema"),
+                           f"schema {schema!r} is not {SCHEMA!r}")
+        players = d.get("players")
+        if (not isinstance(players, list) or not players
+                or not all(isinstance(p, str) and _NAME.match(p) for p in players)):
+            raise self.err(_top_line(self.where, "players"),
+                           "players must be a non-empty list of names (letters, digits, _ . + -)")
+        if len(set(players)) != len(players):
+            raise self.err(_top_line(self.where, "players"), "a player is named twice")
+        state = Situation(players=list(players))
+        for player in players:
+            state.outside(player)
+        ids: set[str] = set()
+        self.read_games(state, ids)
+        self.read_cards(state, ids)
+        self.read_objects(state, ids)
+        self.read_counters(state)
+        self.read_ended(state)
+        self.read_player_effects(state)
+        serial = d.get("id-serial", 0)
+        state.serial = serial if isinstance(serial, int) and not isinstance(serial, bool) else 0
+        self.check_references(state)
+        for i, raw in enumerate(d.get("card", [])):
+            card = state.objects.get(str(raw.get("id"))) if isinstance(raw, dict) else None
+            source = card.exiled_with if card is not None else None
+            if card is not None and source is not None and (
+                    source == card.id or source in state.games):
+                raise self.err(self.where.key("card", i, "exiled-with", card.id),
+                               f"card {card.id}: exiled-with names the object that exiled it "
+                               "(CR 607.2a): another object, or one that is no longer there")
+        for i, game in enumerate(state.games.values()):
+            for trigger in game.pending_triggers:
+                if trigger.id in state.objects or trigger.id in state.games:
+                    raise self.err(self.where.table("game", i),
+                                   f"game {game.id}: waiting trigger {trigger.id!r} has the id of "
+                                   "an object or game; a trigger is not an object yet")
+        events = self.read_events()
+        seed = d.get("seed")
+        if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
+            raise self.err(_top_line(self.where, "seed"), "seed must be a whole number")
+        for key in ("title", "description"):
+            if key in d and not isinstance(d[key], str):
+                raise self.err(_top_line(self.where, key), f"{key} must be text")
+        rulebook = d.get("rulebook")
+        return Scenario(state, events, str(d.get("title", "")), str(d.get("description", "")),
+                        seed, self.file, rulebook if isinstance(rulebook, str) else None,
+                        list(d.get("amendments", [])))
 
 
 def _top_line(where: _Where, key: str) -> int | None:
