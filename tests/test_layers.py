@@ -113,3 +113,25 @@ def test_the_architecture_page_draws_the_rooms_as_the_code_has_them() -> None:
     """docs/architecture.md's diagram is `tools/architecture.py`'s reading of the imports
     today (run it to redraw)."""
     assert architecture.main(["--check"]) == 0
+
+
+# What a reader holds at once: no class of the package longer than this, no function longer
+# than that (lines, docstrings included). A table of data written as one literal is not a
+# function and is not counted.
+LONGEST_CLASS = 250
+LONGEST_FUNCTION = 80
+
+
+def test_no_class_or_function_longer_than_a_reader_holds() -> None:
+    """Every class of the package within LONGEST_CLASS lines, every function within
+    LONGEST_FUNCTION: a longer one is split by concept (the scenario reader per section,
+    the picture per element kind, the structure invariants per CR topic, ...)."""
+    long = []
+    for name, path in modules().items():
+        for node in ast.walk(ast.parse(path.read_text())):
+            most = (LONGEST_CLASS if isinstance(node, ast.ClassDef) else LONGEST_FUNCTION
+                    if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) else None)
+            if most is not None and node.end_lineno is not None \
+                    and node.end_lineno - node.lineno + 1 > most:
+                long.append(f"{name}.{node.name}: {node.end_lineno - node.lineno + 1} lines")
+    assert long == []
