@@ -671,7 +671,7 @@ def _top_line(where: _Where, key: str) -> int | None:
     return None
 
 
-def _result(raw: Any, reader: _Reader, line: int | None) -> Result:
+def _result(raw: Any, reader: _Fields, line: int | None) -> Result:
     if not isinstance(raw, dict) or raw.get("kind") not in RESULT_KINDS:
         raise reader.err(line, "a result is {kind = win|draw|none|restarted, winners = [...]}")
     winners = raw.get("winners", [])
