@@ -17,7 +17,7 @@ from __future__ import annotations
 import os
 import time
 from dataclasses import dataclass
-from typing import Any, NamedTuple
+from typing import Any
 
 import z3
 from shahrazad.invariants import lang
@@ -218,10 +218,13 @@ def _prove(rulebook: Rulebook, ob: Obligation, timeout: float, bound: int,
     return _refute(rulebook, ob, timeout, minimise_cex, encodings, start, found)
 
 
-class _Model(NamedTuple):
+@dataclass
+class _Query:
     """The query that gave a model: its universe, solver (holding the model) and transition,
     the universe's bound and the seed it was asked with (a retry asks the same), the bound
-    last tried, and the notes so far."""
+    last tried, and the notes so far. A retry puts its own universe, solver and transition in
+    their place: this is their only holder, so that the ones before are freed as they were
+    when one function held them all (z3's answers depend on which of its terms are alive)."""
 
     universe: Universe
     solver: z3.Solver
@@ -233,7 +236,7 @@ class _Model(NamedTuple):
 
 
 def _search(rulebook: Rulebook, ob: Obligation, timeout: float, bound: int,
-            encodings: Encodings, start: float) -> Result | _Model:
+            encodings: Encodings, start: float) -> Result | _Query:
     """Look for a violation: proved where there is none (for every size, or up to the bound
     for an invariant that counts cards), unknown where the solver gives up, else the query
     that gave a model."""
@@ -292,22 +295,22 @@ def _search(rulebook: Rulebook, ob: Obligation, timeout: float, bound: int,
     if answer != "sat":
         return Result(ob, Status.UNKNOWN, time.perf_counter() - start, bound=tried_bound,
                       reason="; ".join(notes), notes=notes)
-    return _Model(universe, solver, t, size, seed_of_sat, tried_bound, notes)
+    return _Query(universe, solver, t, size, seed_of_sat, tried_bound, notes)
 
 
 def _refute(rulebook: Rulebook, ob: Obligation, timeout: float, minimise_cex: bool,
-            encodings: Encodings, start: float, model: _Model) -> Result:
+            encodings: Encodings, start: float, q: _Query) -> Result:
     """The model read, replayed, minimised and reached: a refutation. One that no trace
     reaches is excluded by its shape and the same query (same universe, same seed) asked
     again, at most COUNTEREXAMPLES times in all (`_block`); a fault, or unknown, when none is."""
-    universe, solver, t, size, seed_of_sat, tried_bound, notes = model
+    size, seed_of_sat, tried_bound, notes = q.size, q.seed, q.tried_bound, q.notes
     tries: list[str] = []    # why each counterexample so far was not shown
     illegal_way = ""         # the first way that the rulebook's own event made illegal
     blocked: list[Term] = []  # the shapes of those counterexamples, excluded from the next
     left = timeout           # the retries' budget: one timeout in all, each retry charged
     #                          the work z3 did for it (`symbolic.work_done`)
     while True:
-        scenario = extract(solver.model(), universe, t, ob.event)
+        scenario = extract(q.solver.model(), q.universe, q.transition, ob.event)
         replayed = replay(scenario, rulebook, ob.invariant)
         if not replayed.violated:
             # The two readings disagree: a fault whatever the next model would be.
@@ -342,10 +345,10 @@ def _refute(rulebook: Rulebook, ob: Obligation, timeout: float, minimise_cex: bo
             fault.reason = ("no counterexample is reached, and the retries' budget is spent: "
                             + _tried(tries))
             return _not_reached(fault, illegal_way, tries, start)
-        before = work_done(universe.ctx)
-        answer, universe, solver, t, why = solve(rulebook, ob, size, left, seed_of_sat,
-                                                  encodings, blocked)
-        left -= (work_done(universe.ctx) - before) / RLIMIT_PER_SECOND
+        before = work_done(q.universe.ctx)
+        answer, q.universe, q.solver, q.transition, why = solve(
+            rulebook, ob, size, left, seed_of_sat, encodings, blocked)
+        left -= (work_done(q.universe.ctx) - before) / RLIMIT_PER_SECOND
         if answer != "sat":
             fault.reason = ("no counterexample is reached, and the solver finds no other "
                             "outside their shapes" if answer == "unsat" else
