@@ -120,3 +120,61 @@ def test_a1_the_restart_of_a_range_0_game_is_refuted_not_a_fault() -> None:
     assert is_beginning(result.trace.situation) == []
     (game,) = result.counterexample.situation.games.values()
     assert game.range_of_influence == 0
+
+
+def test_s8_the_two_readings_agree_on_a_restart_that_destroys_its_main_game() -> None:
+    """s8: under a change `shahrazad protection` makes (the restart destroys the main
+    game's zones, not the restarted game's), the interpreter leaves the new game hanging
+    under a game that is gone, which breaks structure.chain and structure.active-is-deepest
+    (its depth counts only the ancestors still there). The encoding kept the old depth and
+    proved both; now it counts the same, and the step conforms."""
+    from shahrazad.proofs.evidence.conformance import conform
+
+    rulebook = load_amendment(REGRESSIONS / "s8-restart-destroys-main.amendment.toml").apply(
+        official())
+    scenario = load_scenario(REGRESSIONS / "s8-three-levels.toml", check=problems)
+    (event,) = scenario.events
+    outcome = Interpreter(rulebook, SeededChooser(scenario.seed or 0)).step(
+        scenario.situation, event)
+    evaluator = Evaluator(scenario.situation, outcome.situation, binding_of(outcome))
+    for broken in ("structure.chain", "structure.active-is-deepest"):
+        assert not evaluator.holds(by_id(broken).term)
+    assert conform(rulebook, scenario.situation, event) == []
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("invariant", ["structure.chain", "structure.active-is-deepest"])
+def test_s8_refuted_with_a_reaching_trace(invariant: str) -> None:
+    """s8's two false proofs are refutations, each reached from a game's beginning (the
+    counterexample needs four games: the universe grows past the bound of three)."""
+    from shahrazad.proofs.evidence.reach import breaks_invariant, replay_reached
+    from shahrazad.proofs.solving.obligations import Obligation, Status
+    from shahrazad.proofs.verdicts.prove import prove
+
+    rulebook = load_amendment(REGRESSIONS / "s8-restart-destroys-main.amendment.toml").apply(
+        official())
+    ob = Obligation(by_id(invariant), "restart")
+    result = prove(rulebook, ob)
+    assert result.status == Status.REFUTED, result.reason
+    assert result.trace is not None
+    assert replay_reached(result.trace, rulebook, breaks_invariant(ob.invariant)) is None
+
+
+@pytest.mark.slow
+def test_f1_a_counterexample_no_scenario_writes_is_not_a_fault() -> None:
+    """f1: under another change `protection` makes (the end of a subgame destroys the main
+    game's zones), z3's counterexample to end.main-marks-kept was a mark on an object that
+    does not exist, which no scenario can write: it did not replay, a fault of the tool.
+    With the lemma on records (`lemmas.RECORDS`, an invariant) assumed, z3's next
+    counterexample replays and is reached."""
+    from shahrazad.proofs.evidence.reach import breaks_invariant, replay_reached
+    from shahrazad.proofs.solving.obligations import Obligation, Status
+    from shahrazad.proofs.verdicts.prove import prove
+
+    rulebook = load_amendment(REGRESSIONS / "f1-end-destroys-main.amendment.toml").apply(
+        official())
+    ob = Obligation(by_id("end.main-marks-kept"), "end-subgame")
+    result = prove(rulebook, ob)
+    assert result.status == Status.REFUTED, result.reason
+    assert result.trace is not None
+    assert replay_reached(result.trace, rulebook, breaks_invariant(ob.invariant)) is None

@@ -1,10 +1,11 @@
 """Counterexamples that no trace reaches are excluded and z3 asked again (`proofs.verdicts.prove`,
-`COUNTEREXAMPLES`, `_block`): under the past wordings (`examples/history/`), z3's first
+`COUNTEREXAMPLES`, `lemmas.shape_of`): under the past wordings (`examples/history/`), z3's first
 model is often a situation those rules never make (a contraption deck in a subgame, when
 only the planar and scheme decks go there), while another model, reached from a game's
 beginning, breaks the same promise. A retry never proves anything: when every
-counterexample tried is unreachable, the obligation stays a fault, and its reason says
-what was tried."""
+counterexample tried is unreachable, the obligation is proved only with lemmas that are
+invariants (`proofs.verdicts.lemmas`), else it is unknown, and its reason says what was
+tried."""
 
 from __future__ import annotations
 
@@ -22,7 +23,8 @@ from shahrazad.model.state import Game, Situation
 from shahrazad.proofs.evidence.reach import breaks_invariant, is_beginning, replay_reached
 from shahrazad.proofs.solving.obligations import Obligation, Status
 from shahrazad.proofs.verdicts import prove as verify
-from shahrazad.proofs.verdicts.prove import Failure, prove
+from shahrazad.proofs.verdicts.lemmas import shape_of
+from shahrazad.proofs.verdicts.prove import prove
 
 HISTORY = Path(__file__).resolve().parent.parent / "examples" / "history"
 
@@ -54,11 +56,11 @@ def test_an_unreachable_first_counterexample_is_excluded_and_another_is_reached(
         with monkeypatch.context() as patch:
             patch.setattr(verify, "COUNTEREXAMPLES", 1)
             first = prove(rulebook, ob)
-        if first.status == Status.FAULT:
+        if first.status == Status.UNKNOWN:
             break
     else:
         pytest.fail("z3's first counterexample is reached for every candidate: pick others")
-    assert first.reason.startswith("the counterexample replays, but no reaching trace")
+    assert first.reason.startswith("the counterexample replays, but no"), first.reason
 
     result = prove(rulebook, ob)
     assert result.status == Status.REFUTED, result.reason
@@ -70,31 +72,50 @@ def test_an_unreachable_first_counterexample_is_excluded_and_another_is_reached(
     assert result.replay is not None and result.replay.violated
 
 
-def test_when_the_tries_run_out_it_stays_a_fault_that_lists_them(
+def test_when_the_tries_run_out_it_is_unknown_and_lists_them(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """Subgames, wording 1, end.faces-kept: every supplementary card in the subgame is one
     that wording never brings there, and z3 offers them one kind at a time; with three
-    tries, all three are unreachable, and the reason names each."""
+    tries, all three are unreachable, the lemmas that exclude them do not prove the promise
+    (a later counterexample breaks it), and the reason names each try."""
     monkeypatch.setattr(verify, "COUNTEREXAMPLES", 3)
     result = prove(_wording("subgames-01"), _obligation("end.faces-kept"))
-    assert result.status == Status.FAULT
+    assert result.status == Status.UNKNOWN
     assert result.reason.startswith("none of the first 3 counterexamples is reached: tried 3: "
-                                    "(1) the counterexample replays, but no reaching trace")
+                                    "(1) the counterexample replays, but no"), result.reason
     assert "(2) " in result.reason and "(3) " in result.reason
     assert "(4) " not in result.reason
     assert result.counterexample is not None
+    assert not result.lemmas
 
 
-def test_no_other_counterexample_is_no_proof() -> None:
+def test_a_counterexample_the_recipe_cannot_reach_is_reached_by_search() -> None:
     """Subgames, wording 1, end.commanders-return: that wording never takes a commander into
-    the subgame, and with that shape excluded z3 finds no other counterexample. The query
-    with the shape excluded is unsatisfiable, which proves nothing of the obligation: it
-    stays a fault, and says why."""
-    result = prove(_wording("subgames-01"), _obligation("end.commanders-return"))
-    assert result.status == Status.FAULT
-    assert result.reason.startswith("no counterexample is reached, and the solver finds no "
-                                    "other outside their shapes: tried 1: (1) the "
-                                    "counterexample replays, but no reaching trace")
+    the subgame, so the recipe cannot put one in the subgame's command zone; the search
+    (`evidence.search`) finds a game that does: the commander brought in from the main
+    game. The trace starts at a game's beginning and replays."""
+    rulebook, ob = _wording("subgames-01"), _obligation("end.commanders-return")
+    result = prove(rulebook, ob)
+    assert result.status == Status.REFUTED, result.reason
+    assert result.trace is not None
+    assert any(e.kind == "bring-in" for e in result.trace.events)
+    assert is_beginning(result.trace.situation) == []
+    assert replay_reached(result.trace, rulebook, breaks_invariant(ob.invariant)) is None
+
+
+def test_no_other_counterexample_is_a_proof_only_with_lemmas() -> None:
+    """Subgames, wording 9, structure.no-nontraditional-in-library: that wording takes no
+    attraction or contraption deck into a subgame, and z3's counterexamples all have one
+    there. With their shapes excluded z3 finds no other; that alone proves nothing, but the
+    lemmas "no attraction card in a subgame" and "no contraption card in a subgame" are
+    invariants (every event keeps them, and no game begins with one), and with them
+    assumed the obligation is unsat: proved, naming them."""
+    result = prove(_wording("subgames-09"), _obligation("structure.no-nontraditional-in-library"))
+    assert result.status == Status.PROVED, result.reason
+    assert result.reason.startswith("proved with 2 lemma(s)")
+    assert [("attraction" in lemma, "contraption" in lemma) for lemma in result.lemmas] \
+        in ([(True, False), (False, True)], [(False, True), (True, False)])
+    assert all("in a subgame" in lemma for lemma in result.lemmas)
 
 
 @pytest.mark.slow  # moved behind slow to keep the quick suite quick (issue 9)
@@ -136,8 +157,9 @@ def test_the_block_is_the_shape_whatever_the_names() -> None:
     with other names (z3 renames elements at will), not of one where the card is in the
     main game; a failure that names no object blocks every object of the situation."""
     tried = _situation(("P1", "o1"), "sub1")
-    shape = verify._block(tried, Failure("refused", ("o1",), "move"))
-    assert shape is not None
+    found = shape_of(tried, ("o1",), "move")
+    assert found is not None
+    shape = found.term()
 
     def holds(scenario: Scenario, term: Term) -> bool:
         s = scenario.situation
@@ -146,6 +168,6 @@ def test_the_block_is_the_shape_whatever_the_names() -> None:
     assert holds(tried, shape)
     assert holds(_situation(("Ann", "gizmo"), "subgame7"), shape)
     assert not holds(_situation(("P1", "o1"), "main"), shape)
-    assert verify._block(tried, Failure("no seed gives the choices")) is not None
+    assert shape_of(tried, (), "") is not None
     empty = Scenario(Situation(players=["P1"]), [])
-    assert verify._block(empty, Failure("no seed gives the choices")) is None
+    assert shape_of(empty, (), "") is None

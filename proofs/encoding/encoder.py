@@ -51,6 +51,7 @@ class Encoder:
         self.fires: dict[str, list[Any]] = {}
         self.destroyed: set[str] = set()  # the roles whose games a destroy-zones step ended
         self.ended_a_game = False  # whether an end-game step came earlier in the event
+        self.new_parents: list[Any] = []  # the parents of the games created so far
         nothing = z3.K(universe.sorts["obj"], z3.BoolVal(False, universe.ctx))
         self.touched: Any = nothing  # objects that moved or ceased (400.7)
         self.gone: Any = nothing  # effects that ceased

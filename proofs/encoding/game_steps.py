@@ -68,6 +68,7 @@ def g_create_game(enc: Encoder, s: SymState, args: dict[str, Any], label: str) -
     else:
         # As for any game step, a parent role the event has not bound makes it impossible.
         has_parent, parent = enc.true(), enc.game_of(parent_role)
+    enc.new_parents.append(parent)
     plays = s.get("plays", src_game, p)
     if enc.event == "restart" and enc.rb.grants("restart", "permit",
                                                 "restart-ignores-range") is None:
@@ -175,7 +176,19 @@ def g_destroy_zones(enc: Encoder, s: SymState, args: dict[str, Any], label: str)
     changes["parent"] = _set_game(s, "parent", game, u.nogame)
     changes["stage"] = _set_game(s, "stage", game, u.enum("stage", "none"))
     changes["instructions_at"] = _set_game(s, "instructions_at", game, u.enum("stage", "none"))
+    # A game's depth is the number of its ancestors still present (the concrete reading
+    # walks up its parents until one is gone): below the destroyed game, the games that
+    # hang under it (in a situation whose live games form a chain, those deeper than it)
+    # count only the ancestors between them and it. The active game, under which this
+    # event created no game, has none below it (structure.active-is-deepest).
     changes["depth"] = _set_game(s, "depth", game, z3.IntVal(0, u.ctx))
+    active = enc.role("active")
+    if active is None or not game.eq(active[0]) or any(game.eq(p) for p in enc.new_parents):
+        gone_depth = s.get("depth", game)
+        changes["depth"] = z3.Lambda([g], z3.If(
+            g == game, z3.IntVal(0, u.ctx),
+            z3.If(z3.And(s.get("present", g), s.get("depth", g) > gone_depth),
+                  s.get("depth", g) - gone_depth - 1, s.get("depth", g))))
     changes["created_by"] = _set_game(s, "created_by", game, u.noobj)
     for attribute in ("plays", "starts", "doomed"):
         changes[attribute] = z3.Lambda([g, p], z3.If(g == game, enc.false(),

@@ -40,7 +40,9 @@ from shahrazad.model.objects import DECK_OF, GameObject, ZoneRef
 from shahrazad.model.rulebook import Rulebook
 from shahrazad.model.scenario import Scenario
 from shahrazad.model.state import Game, Situation
+from shahrazad.proofs.solving.cache import rulebook_digest
 
+from . import search
 from .counterexample import binding_of, replay, replay_refusal
 
 SEEDS = 32  # seeds tried, smallest first, for the trace's random choices
@@ -380,12 +382,31 @@ def _rename(event: Event, games: dict[str, str]) -> Event:
 Goal = Callable[[Interpreter, Situation, Event], bool]
 
 
-def reach(counterexample: Scenario, rulebook: Rulebook, goal: Goal) -> Reached:
+def reach(counterexample: Scenario, rulebook: Rulebook, goal: Goal,
+          searching: bool = True) -> Reached:
     """A reaching trace for a one-event counterexample: the smallest seed whose trace runs
-    from a game's beginning to a situation where the event meets `goal`. Raises
-    `Unreachable` with the reason when none is found."""
+    from a game's beginning to a situation where the event meets `goal`; where the recipe
+    knows no way to the very situation, the shortest run found by `search` to one where an
+    event of its kind does (when `searching`). Raises `Unreachable` with the reason when
+    neither finds one."""
     if len(counterexample.events) != 1:
         raise Unreachable("a counterexample has exactly one event")
+    try:
+        return _recipe(counterexample, rulebook, goal)
+    except Unreachable as err:
+        if not searching:
+            raise
+        found = _search_way(counterexample, rulebook, goal)
+        if found is not None:
+            return found
+        raise Unreachable(f"{err}; and no run of up to {search.DEPTH} events from the "
+                          f"game's beginning ({search.STATES} situations at most) reaches "
+                          "a situation where it does", err.objects, err.step) from None
+
+
+def _recipe(counterexample: Scenario, rulebook: Rulebook, goal: Goal) -> Reached:
+    """The recipe's trace to the counterexample's very situation (the module's steps 1-3),
+    with the smallest seed that gives the random choices it needs."""
     reason = "no seed gives the random choices the situation needs"
     event = counterexample.events[0]
     # A restart is the resolving ability of Karn Liberated: the trace puts it on the stack.
@@ -407,6 +428,43 @@ def reach(counterexample: Scenario, rulebook: Rulebook, goal: Goal) -> Reached:
                 return Reached(scenario, builder.state)
             reason = "the trace reaches a situation where the event does not break it"
     raise Unreachable(reason)
+
+
+def _search_way(counterexample: Scenario, rulebook: Rulebook, goal: Goal) -> Reached | None:
+    """Where the recipe finds no way to the counterexample's very situation, the shortest
+    run from its game's beginning to any situation where an event of its kind meets `goal`
+    (`search.search`), trying the narrower vocabulary first: the counterexample's cards
+    moved only to the kinds of zone it has cards in (and hands), then to any zone, then to
+    those kinds with the other in-game actions (control, phasing, counters...). A search
+    that found nothing is remembered for the same beginning, rulebook and goal (the
+    prover's next counterexample often has the same cards)."""
+    target = counterexample.situation
+    event = counterexample.events[0]
+    start = beginning(target)
+    kinds = frozenset(z.kind for z, pile in target.zones.items() if len(pile)) | {"hand"}
+    memo = (rulebook_digest(rulebook), counterexample.title, goal.__qualname__, event.kind,
+            search.key(start, frozenset()), kinds)
+    if memo in _FOUND_NOTHING:
+        return None
+
+    def finals(state: Situation) -> list[Event]:
+        mine = [e for e in search.events(state) if e.kind == event.kind]
+        tried = [event, *mine] if event.kind != "restart" else mine
+        once = {e.describe(): e for e in reversed(tried)}  # the first of each stays
+        return [e for e in tried if once[e.describe()] is e]
+    for vocabulary in (search.Vocabulary(kinds), search.Vocabulary(),
+                       search.Vocabulary(kinds, actions=True)):
+        run = search.search(start, rulebook, finals, goal, vocabulary)
+        if run is not None:
+            scenario = Scenario(start, run.events, title=counterexample.title,
+                                description=counterexample.description, seed=0)
+            return Reached(scenario, run.before)
+    _FOUND_NOTHING.add(memo)
+    return None
+
+
+# The searches that found nothing (`_search_way`), by beginning, rulebook and goal.
+_FOUND_NOTHING: set[tuple[object, ...]] = set()
 
 
 def breaks_invariant(invariant: Invariant, expect: bool = False) -> Goal:

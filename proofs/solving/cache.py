@@ -233,7 +233,8 @@ def _result_data(result: Result) -> dict[str, Any]:
     c = result.confirmation
     return {"invariant": result.obligation.invariant.id, "event": result.obligation.event,
             "status": result.status.value, "bound": result.bound, "reason": result.reason,
-            "notes": list(result.notes), "seconds": result.seconds, "solving": result.solving,
+            "notes": list(result.notes), "lemmas": list(result.lemmas),
+            "seconds": result.seconds, "solving": result.solving,
             "encoding": result.encoding,
             "confirmation": None if c is None else {
                 "solver": c.solver, "answer": c.answer, "seconds": c.seconds,
@@ -249,8 +250,10 @@ def _result(data: Any, key: str, obligation: Obligation) -> Result | None:
             obligation.invariant.id, obligation.event, Status.PROVED.value):
         return None
     bound, reason, notes = kept["bound"], kept["reason"], kept["notes"]
+    lemmas = kept.get("lemmas", [])
     if not (bound is None or type(bound) is int) or not isinstance(reason, str) \
-            or not isinstance(notes, list) or not all(isinstance(n, str) for n in notes):
+            or not all(isinstance(n, list) and all(isinstance(x, str) for x in n)
+                       for n in (notes, lemmas)):
         return None
     confirmation = None
     if kept["confirmation"] is not None:
@@ -260,4 +263,4 @@ def _result(data: Any, key: str, obligation: Obligation) -> Result | None:
         if not confirmation.confirmed:
             return None
     return Result(obligation, Status.PROVED, 0.0, bound=bound, reason=reason, notes=notes,
-                  confirmation=confirmation, cached=True)
+                  confirmation=confirmation, cached=True, lemmas=lemmas)

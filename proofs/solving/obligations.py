@@ -115,6 +115,8 @@ class Result:
     #                        transition is built once per batch, counted where it is built)
     confirmation: Confirmation | None = None  # a second solver's answer (`--confirm`)
     cached: bool = False  # answered from the cache of proofs (`proofs.solving.cache`), not decided
+    lemmas: list[str] = field(default_factory=list)  # a proof's lemmas, each an invariant
+    #                                                 (`proofs.verdicts.lemmas`), in words
 
 
 @dataclass

@@ -17,24 +17,19 @@ from __future__ import annotations
 import os
 import time
 from dataclasses import dataclass
-from typing import Any
 
 import z3
-from shahrazad.invariants import lang
 from shahrazad.invariants.catalog import Invariant
-from shahrazad.invariants.lang import Term, pre
 from shahrazad.invariants.structure import catalog_problems
 from shahrazad.model.choices import SeededChooser
 from shahrazad.model.errors import IllegalEvent
 from shahrazad.model.events import Event
 from shahrazad.model.interpreter import Interpreter
-from shahrazad.model.objects import ZoneRef
 from shahrazad.model.rulebook import Rulebook, official
 from shahrazad.model.scenario import Scenario
 from shahrazad.model.state import Situation
 from shahrazad.proofs.encoding.encoder import Transition
 from shahrazad.proofs.encoding.symbolic import RLIMIT_PER_SECOND, Universe, work_done
-from shahrazad.proofs.evidence.agreement import concrete_value
 from shahrazad.proofs.evidence.counterexample import (
     canonical,
     extract,
@@ -64,8 +59,11 @@ from shahrazad.proofs.solving.obligations import (
 )
 from shahrazad.proofs.solving.queries import Encodings, solve
 
+from .lemmas import RECORDS, Lemma, Shape, candidates, inductive, shape_of, simplest
+
 QUICK = 0.4  # seconds for the first, unbounded attempt
 SEEDS = 5  # random seeds tried, each with a share of the timeout, before "unknown"
+GROWTH = 2  # where the unbounded query gives up, universes this much larger are searched
 
 
 def _possible(rulebook: Rulebook, ob: Obligation, timeout: float, bound: int,
@@ -292,6 +290,19 @@ def _search(rulebook: Rulebook, ob: Obligation, timeout: float, bound: int,
             notes.append(f"unbounded: {why} ({seed - 1} seeds)")
             if none_small:
                 notes.append(f"no counterexample with up to {bound} objects, players and games")
+        # The universe grows: a counterexample may need one more game, card or player than
+        # the bound gives (three nested games and the one a restart makes, say).
+        grown = bound
+        while answer == "unknown" and none_small and grown < bound + GROWTH:
+            grown += 1
+            tried_bound = size = grown
+            seed_of_sat = 0
+            answer, universe, solver, t, why = solve(rulebook, ob, grown, timeout,
+                                                      encodings=encodings)
+            notes.append(f"bounded ({grown}): {why or answer}")
+            none_small = answer == "unsat"
+            if none_small:
+                answer = "unknown"
     if answer != "sat":
         return Result(ob, Status.UNKNOWN, time.perf_counter() - start, bound=tried_bound,
                       reason="; ".join(notes), notes=notes)
@@ -306,19 +317,32 @@ def _refute(rulebook: Rulebook, ob: Obligation, timeout: float, minimise_cex: bo
     size, seed_of_sat, tried_bound, notes = q.size, q.seed, q.tried_bound, q.notes
     tries: list[str] = []    # why each counterexample so far was not shown
     illegal_way = ""         # the first way that the rulebook's own event made illegal
-    blocked: list[Term] = []  # the shapes of those counterexamples, excluded from the next
+    blocked: list[Shape] = []  # the shapes of those counterexamples, excluded from the next
+    assumed: list[Lemma] = []  # lemmas on records (`lemmas.RECORDS`), once one is needed
     left = timeout           # the retries' budget: one timeout in all, each retry charged
     #                          the work z3 did for it (`symbolic.work_done`)
     while True:
         scenario = extract(q.solver.model(), q.universe, q.transition, ob.event)
         replayed = replay(scenario, rulebook, ob.invariant)
+        if not replayed.violated and not assumed:
+            # A state no scenario can write (a record of an object that does not exist):
+            # asked again with the lemmas on records assumed, where they are invariants.
+            assumed = simplest(inductive(rulebook, list(RECORDS), timeout).lemmas)
+            if assumed:
+                answer, q.universe, q.solver, q.transition, why = solve(
+                    rulebook, ob, size, timeout, seed_of_sat, encodings,
+                    [b.term() for b in blocked] + [a.excluded() for a in assumed])
+                if answer == "sat":
+                    continue
+                if answer == "unsat":
+                    return _proved_with(ob, assumed, time.perf_counter() - start, size, notes)
         if not replayed.violated:
             # The two readings disagree: a fault whatever the next model would be.
             return Result(ob, Status.FAULT, time.perf_counter() - start, bound=tried_bound,
                           reason=f"the solver's counterexample does not replay: "
                           f"{replayed.reason}" + (f"; before it, {_tried(tries)}" if tries else ""),
                           counterexample=scenario, replay=replayed, notes=notes)
-        shown = _show(rulebook, ob, scenario, minimise_cex)
+        shown = _show(rulebook, ob, scenario, minimise_cex, timeout)
         if isinstance(shown, Result):
             shown.seconds = time.perf_counter() - start
             shown.bound = tried_bound
@@ -339,34 +363,80 @@ def _refute(rulebook: Rulebook, ob: Obligation, timeout: float, minimise_cex: bo
                             f"{_tried(tries)}" if shape is not None else
                             "no counterexample is reached, and its situation has no object to "
                             f"exclude: {_tried(tries)}")
-            return _not_reached(fault, illegal_way, tries, start)
+            blocked += [shape] if shape is not None else []
+            proof = _with_lemmas(rulebook, ob, blocked, assumed, timeout, encodings, fault,
+                                 tries)
+            return proof or _not_reached(fault, illegal_way, tries, start)
         blocked.append(shape)
         if left <= 0:
             fault.reason = ("no counterexample is reached, and the retries' budget is spent: "
                             + _tried(tries))
-            return _not_reached(fault, illegal_way, tries, start)
+            proof = _with_lemmas(rulebook, ob, blocked, assumed, timeout, encodings, fault,
+                                 tries)
+            return proof or _not_reached(fault, illegal_way, tries, start)
         before = work_done(q.universe.ctx)
         answer, q.universe, q.solver, q.transition, why = solve(
-            rulebook, ob, size, left, seed_of_sat, encodings, blocked)
+            rulebook, ob, size, left, seed_of_sat, encodings,
+            [b.term() for b in blocked] + [a.excluded() for a in assumed])
         left -= (work_done(q.universe.ctx) - before) / RLIMIT_PER_SECOND
         if answer != "sat":
             fault.reason = ("no counterexample is reached, and the solver finds no other "
                             "outside their shapes" if answer == "unsat" else
                             "no counterexample is reached, and the solver gave up looking for "
                             f"another ({why})") + f": {_tried(tries)}"
-            return _not_reached(fault, illegal_way, tries, start)
+            proof = _with_lemmas(rulebook, ob, blocked, assumed, timeout, encodings, fault,
+                                 tries)
+            return proof or _not_reached(fault, illegal_way, tries, start)
+
+
+def _proved_with(ob: Obligation, assumed: list[Lemma], seconds: float, size: int | None,
+                 notes: list[str]) -> Result:
+    """Proved with the lemmas on records (`lemmas.RECORDS`) assumed."""
+    return Result(ob, Status.PROVED, seconds, bound=size if ob.invariant.bounded else None,
+                  reason=f"proved with {len(assumed)} lemma(s), each an invariant: the "
+                  "solver's counterexample to plain induction is a state that no scenario has",
+                  notes=notes, lemmas=[a.text for a in assumed])
+
+
+def _with_lemmas(rulebook: Rulebook, ob: Obligation, shapes: list[Shape], assumed: list[Lemma],
+                 timeout: float, encodings: Encodings, fault: Result,
+                 tries: list[str]) -> Result | None:
+    """The obligation proved with lemmas (`lemmas`): those of the unreached
+    counterexamples' shapes and their generalisations, and those `assumed` already, that
+    are invariants, assumed before the event; None when none is, or when the query with
+    them assumed is not unsat."""
+    if not shapes:
+        return None
+    kept = simplest(inductive(rulebook, candidates(shapes) + assumed, timeout).lemmas)
+    if not kept:
+        fault.reason += "; no lemma that excludes their shapes is an invariant"
+        return None
+    size = fault.bound if ob.invariant.bounded else None
+    answer, *_, why = solve(rulebook, ob, size, timeout, 0, encodings,
+                            [lemma.excluded() for lemma in kept])
+    if answer != "unsat":
+        fault.reason += (f"; with the {len(kept)} lemma(s) that are invariants assumed, the "
+                         + ("solver still finds a counterexample" if answer == "sat" else
+                            f"solver gives up ({why})"))
+        return None
+    return Result(ob, Status.PROVED, fault.seconds, bound=size,
+                  reason=f"proved with {len(kept)} lemma(s), each an invariant (it holds at "
+                  "every game's beginning and every event keeps it); the solver's "
+                  f"{len(tries)} counterexample(s) to plain induction are situations that no "
+                  "game reaches", notes=fault.notes, lemmas=[lemma.text for lemma in kept])
 
 
 def _not_reached(fault: Result, illegal_way: str, tries: list[str], start: float) -> Result:
-    """No counterexample of `prove` was reached: a fault of this tool; or, where the way to
-    one of them passed through a situation that the rulebook's own event made illegal
-    (`illegal_way`, `reach.rulebook_leaves_legal`), unknown: the situations the proof
-    assumes before the event are then not all reachable under this rulebook, through no
-    fault of this tool, and its counterexamples may be among those."""
+    """No counterexample of `prove` was reached, and no lemma proves it: unknown, with what
+    was tried; the reason says, where the way to one of them passed through a situation
+    that the rulebook's own event made illegal (`illegal_way`,
+    `reach.rulebook_leaves_legal`), that the situations the proof assumes before the event
+    are then not all reachable under this rulebook, and its counterexamples may be among
+    those."""
     fault.seconds = time.perf_counter() - start
+    fault.status = Status.UNKNOWN
     if not illegal_way:
         return fault
-    fault.status = Status.UNKNOWN
     fault.reason = ("a counterexample replays, but no legal way leads to it: "
                     f"{illegal_way} (the structure invariants, which this proof assumes "
                     "before the event, do not all hold after every event of this rulebook); "
@@ -394,7 +464,8 @@ def _tried(tries: list[str]) -> str:
 
 
 def _show(rulebook: Rulebook, ob: Obligation, scenario: Scenario, minimise_cex: bool,
-          ) -> Result | tuple[str, Scenario, Replay, Term | None, str]:
+          timeout: float,
+          ) -> Result | tuple[str, Scenario, Replay, Shape | None, str]:
     """A counterexample that replays, minimised and reached: a refutation; or why it cannot
     be shown, the scenario tried and its replay, the shape to exclude from the next
     (`_block`), and where the rulebook's own event on the way left the legal situations
@@ -402,104 +473,25 @@ def _show(rulebook: Rulebook, ob: Obligation, scenario: Scenario, minimise_cex: 
     if minimise_cex:
         scenario = minimise(scenario, rulebook, ob.invariant)
     scenario = _named(canonical(scenario), ob)
-    found = _reached(rulebook, scenario, breaks_invariant(ob.invariant))
+    found = _reached(rulebook, scenario, breaks_invariant(ob.invariant), timeout)
     if isinstance(found, Failure) and not minimise_cex:
         # A situation with less in it is easier to reach.
         scenario = _named(canonical(minimise(scenario, rulebook, ob.invariant)), ob)
-        found = _reached(rulebook, scenario, breaks_invariant(ob.invariant))
+        found = _reached(rulebook, scenario, breaks_invariant(ob.invariant), timeout)
     replayed = replay(scenario, rulebook, ob.invariant)
     if isinstance(found, Failure):
-        return found.reason, scenario, replayed, _block(scenario, found), found.left_legal
+        return (found.reason, scenario, replayed,
+                found.excluded or shape_of(scenario, found.objects, found.step),
+                found.left_legal)
     shown, trace = found
     replayed = replay(shown, rulebook, ob.invariant)
     if not replayed.violated:
         why = f"the reached situation does not replay: {replayed.reason}"
-        return why, shown, replayed, _block(scenario, Failure(why)), ""
+        return why, shown, replayed, shape_of(scenario, (), ""), ""
     return Result(ob, Status.REFUTED, 0.0,
                   reason="the counterexample replays on the concrete interpreter, reached "
                   f"from a game's beginning in {len(trace.events) - 1} events",
                   counterexample=shown, replay=replayed, trace=trace)
-
-
-BLOCKED_OBJECTS = 4  # at most this many objects in a blocked shape (the first, in order)
-
-# The facts of an object that a shape always says (`_facts`): what the trace builder starts
-# it from (its kind, card type, own deck, whether a commander) and where it must bring it
-# (the kind of zone, the deck, whether the zone's player is the owner, whether the game is
-# active and a subgame). The facts the builder sets by a step of its own are said only when
-# that step was refused, or when the failure names no step.
-BY_STEP = {"turn": ("face_up",), "phase": ("phased_out",), "control": ("controller",),
-           "counter": ("has_counters",)}
-ALL_FACTS = ("face_up", "phased_out", "controller", "has_counters")
-
-
-def _block(scenario: Scenario, failure: Failure) -> Term | None:
-    """The shape of a counterexample's situation that the next query must avoid: "there are
-    distinct objects x1, ..., xn, each with these facts". The objects are those the refused
-    step of the reaching trace acted on, with the facts that decide where the trace builder
-    starts it and must bring it, plus the one that step sets (`BY_STEP`); when the failure
-    names no step (no seed gives the choices needed, the reached situation does not
-    replay), every object of the (minimised) situation, at most BLOCKED_OBJECTS of them,
-    with all their facts. Names and numbers are left out, so that renaming the elements
-    (which z3 does at will) does not dodge the block; None if there is no object to name.
-
-    Sound: a query with shapes blocked is only ever asked for another model. A model of it
-    is a model of the original query (so a counterexample found under blocks is one of the
-    original obligation, shown only once replayed and reached), and its unsat proves
-    nothing: the obligation then stays a fault, never proved. A block that excludes more
-    than the unreachable situations (a reachable situation of the same shape, or containing
-    it) can only lose a finding, which leaves the fault a fault."""
-    s = scenario.situation
-    placed = [o for z in sorted(s.zones, key=ZoneRef.sort_key) for o in s.zones[z]]
-    named = [o for o in placed if o in failure.objects]
-    chosen = (named or placed)[:BLOCKED_OBJECTS]
-    if not chosen:
-        return None
-    extra = BY_STEP.get(failure.step, ()) if named else ALL_FACTS
-    variables = tuple(lang.obj(f"blocked{n}") for n in range(1, len(chosen) + 1))
-    facts: list[Term] = [lang.ne(a, b) for i, a in enumerate(variables)
-                         for b in variables[i + 1:]]
-    for name, o in zip(chosen, variables, strict=True):
-        facts += _facts(s, name, o, extra)
-    return lang.exists(variables, lang.and_(*facts))
-
-
-def _facts(s: Situation, name: str, o: Term, extra: tuple[str, ...]) -> list[Term]:
-    """What `_block` says of one object `name` of situation `s`, over the variable `o`: the
-    facts it always says, and those of `extra`."""
-    def value(attribute: str) -> Any:
-        return concrete_value(s, attribute, [name])
-
-    def holds(attribute: str, term: Term) -> Term:
-        return term if value(attribute) else lang.not_(term)
-
-    def same(a: Term, b: Term, yes: bool) -> Term:
-        return lang.eq(a, b) if yes else lang.ne(a, b)
-
-    facts = [pre.exists(o), holds("commander", pre.commander(o))]
-    facts += [lang.eq(getattr(pre, a)(o), lang.const(a if a != "own_deck" else "deck",
-                                                     str(value(a))))
-              for a in ("kind", "ctype", "own_deck", "zone")]
-    if value("zone") != "outside":
-        facts.append(lang.eq(pre.zone_deck(o), lang.deck(str(value("zone_deck")))))
-        game = value("game")
-        facts.append(_holds_game(s, game, "active", pre.active(pre.game(o))))
-        facts.append(_holds_game(s, game, "has_parent", pre.has_parent(pre.game(o))))
-        if value("zone_player") in s.players:
-            facts.append(same(pre.zone_player(o), pre.owner(o),
-                              value("zone_player") == value("owner")))
-    for attribute in extra:
-        if attribute == "controller":
-            facts.append(same(pre.controller(o), pre.owner(o),
-                              value("controller") == value("owner")))
-        else:
-            facts.append(holds(attribute, getattr(pre, attribute)(o)))
-    return facts
-
-
-def _holds_game(s: Situation, game: str, attribute: str, term: Term) -> Term:
-    """`term` (a game's Boolean `attribute`) or its negation, as the game has it in `s`."""
-    return term if concrete_value(s, attribute, [game]) else lang.not_(term)
 
 
 def _named(scenario: Scenario, ob: Obligation) -> Scenario:
@@ -520,17 +512,30 @@ class Failure:
     # Where the rulebook's own event on the way left the legal situations
     # (`reach.replay_way`): which, and what is wrong after it.
     left_legal: str = ""
+    excluded: Shape | None = None  # the most general shape a lemma excludes, if one does
 
 
-def _reached(rulebook: Rulebook, scenario: Scenario, goal: Goal,
+def _reached(rulebook: Rulebook, scenario: Scenario, goal: Goal, timeout: float | None = None,
              ) -> tuple[Scenario, Scenario] | Failure:
     """The counterexample as the situation a reaching trace leads to (legal, reached) with
-    its event, and the trace; or why there is none (a fault of this tool)."""
+    its event, and the trace; or why there is none. Where the recipe knows no way to the
+    very situation, and a lemma that excludes its shape is an invariant (given `timeout`,
+    `lemmas.inductive`), no game reaches it and none is searched for; else `reach` searches."""
     try:
-        reached = reach(scenario, rulebook, goal)
+        reached = reach(scenario, rulebook, goal, searching=False)
     except Unreachable as err:
-        return Failure("the counterexample replays, but no reaching trace leads to it from a "
-                       f"game's beginning: {err}", err.objects, err.step)
+        shape = shape_of(scenario, err.objects, err.step)
+        if timeout is not None and shape is not None:
+            excluded = inductive(rulebook, candidates([shape]), timeout).lemmas
+            if excluded:
+                return Failure(f"the counterexample replays, but no game reaches it: {err}; "
+                               f"a lemma excludes it ({excluded[-1].text})",
+                               err.objects, err.step, excluded=excluded[-1].shape)
+        try:
+            reached = reach(scenario, rulebook, goal)
+        except Unreachable as err:
+            return Failure("the counterexample replays, but no reaching trace leads to it "
+                           f"from a game's beginning: {err}", err.objects, err.step)
     problem, left_legal = replay_way(reached.scenario, rulebook, goal)
     if problem is not None:
         return Failure(f"the reaching trace does not replay: {problem}", left_legal=left_legal)

@@ -678,6 +678,10 @@ def _obligation() -> Schema:
         "cached": _described("true when the proof was answered from the cache of proofs "
                              "(--cache, docs/cache.md), not decided in this run: its seconds "
                              "are then 0. Only proofs are ever cached.", {"type": "boolean"}),
+        "lemmas": _described("When proved with lemmas (docs/verdicts.md): each lemma, in "
+                             "words; each is an invariant (it holds at every game's beginning "
+                             "and every event keeps it), assumed before the event.",
+                             _strings()),
         "confirmation": _described("Only with --confirm SOLVER, for each obligation z3 proved "
                                    "(docs/confirm.md).", _object(
             ("solver", "answer", "confirmed", "queries", "seconds", "reason"), {

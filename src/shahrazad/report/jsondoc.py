@@ -47,6 +47,8 @@ def _result_json(r: Result) -> dict[str, Any]:
         "reason": r.reason,
         "cached": r.cached,
     }
+    if r.lemmas:
+        out["lemmas"] = list(r.lemmas)
     if r.confirmation is not None:
         out["confirmation"] = {"solver": r.confirmation.solver,
                                "answer": r.confirmation.answer,

@@ -74,6 +74,9 @@ def verify_text(results: list[Result], rulebook: str, amendments: list[str],
         body.append(f"{r.status.value.upper():8} {r.obligation.name}{bound}  ({took}{also})")
         if r.status in (Status.UNKNOWN, Status.FAULT):
             body.append(f"  {r.reason}")
+        if r.lemmas:
+            body.append(f"  {r.reason}:")
+            body += [f"    lemma: {lemma}" for lemma in r.lemmas]
         if r.status in (Status.REFUTED, Status.FAULT):
             body += explain(r)
             if r.counterexample is not None:
