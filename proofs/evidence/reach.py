@@ -396,7 +396,7 @@ def reach(counterexample: Scenario, rulebook: Rulebook, goal: Goal,
     except Unreachable as err:
         if not searching:
             raise
-        found = _search_way(counterexample, rulebook, goal)
+        found = search_way(counterexample, rulebook, goal)
         if found is not None:
             return found
         raise Unreachable(f"{err}; and no run of up to {search.DEPTH} events from the "
@@ -430,20 +430,20 @@ def _recipe(counterexample: Scenario, rulebook: Rulebook, goal: Goal) -> Reached
     raise Unreachable(reason)
 
 
-def _search_way(counterexample: Scenario, rulebook: Rulebook, goal: Goal) -> Reached | None:
+def search_way(counterexample: Scenario, rulebook: Rulebook, goal: Goal) -> Reached | None:
     """Where the recipe finds no way to the counterexample's very situation, the shortest
     run from its game's beginning to any situation where an event of its kind meets `goal`
     (`search.search`), trying the narrower vocabulary first: the counterexample's cards
     moved only to the kinds of zone it has cards in (and hands), then to any zone, then to
-    those kinds with the other in-game actions (control, phasing, counters...). A search
-    that found nothing is remembered for the same beginning, rulebook and goal (the
-    prover's next counterexample often has the same cards)."""
+    those kinds with the other in-game actions (control, phasing, counters...), then to
+    any zone with them. A search that found nothing is not made again for the same
+    rulebook, goal and counterexample title (an obligation's): the prover's next
+    counterexamples are most often the same promise broken the same way."""
     target = counterexample.situation
     event = counterexample.events[0]
     start = beginning(target)
     kinds = frozenset(z.kind for z, pile in target.zones.items() if len(pile)) | {"hand"}
-    memo = (rulebook_digest(rulebook), counterexample.title, goal.__qualname__, event.kind,
-            search.key(start, frozenset()), kinds)
+    memo = (rulebook_digest(rulebook), counterexample.title, goal.__qualname__, event.kind)
     if memo in _FOUND_NOTHING:
         return None
 
@@ -453,7 +453,7 @@ def _search_way(counterexample: Scenario, rulebook: Rulebook, goal: Goal) -> Rea
         once = {e.describe(): e for e in reversed(tried)}  # the first of each stays
         return [e for e in tried if once[e.describe()] is e]
     for vocabulary in (search.Vocabulary(kinds), search.Vocabulary(),
-                       search.Vocabulary(kinds, actions=True)):
+                       search.Vocabulary(kinds, actions=True), search.Vocabulary(actions=True)):
         run = search.search(start, rulebook, finals, goal, vocabulary)
         if run is not None:
             scenario = Scenario(start, run.events, title=counterexample.title,
@@ -463,7 +463,7 @@ def _search_way(counterexample: Scenario, rulebook: Rulebook, goal: Goal) -> Rea
     return None
 
 
-# The searches that found nothing (`_search_way`), by beginning, rulebook and goal.
+# The searches that found nothing (`search_way`), by rulebook, goal and obligation.
 _FOUND_NOTHING: set[tuple[object, ...]] = set()
 
 

@@ -40,13 +40,16 @@ from shahrazad.proofs.evidence.counterexample import (
 )
 from shahrazad.proofs.evidence.reach import (
     Goal,
+    Reached,
     Unreachable,
     breaks_invariant,
     impossible,
     reach,
     replay_reached,
     replay_way,
+    search_way,
 )
+from shahrazad.proofs.evidence.search import DEPTH
 from shahrazad.proofs.solving.obligations import (
     DEFAULT_BOUND,
     DEFAULT_TIMEOUT,
@@ -519,26 +522,39 @@ def _reached(rulebook: Rulebook, scenario: Scenario, goal: Goal, timeout: float 
              ) -> tuple[Scenario, Scenario] | Failure:
     """The counterexample as the situation a reaching trace leads to (legal, reached) with
     its event, and the trace; or why there is none. Where the recipe knows no way to the
-    very situation, and a lemma that excludes its shape is an invariant (given `timeout`,
-    `lemmas.inductive`), no game reaches it and none is searched for; else `reach` searches."""
+    very situation (or its way does not replay), and a lemma that excludes its shape is an
+    invariant (given `timeout`, `lemmas.inductive`), no game reaches it and none is searched
+    for; else the search (`reach.search_way`) looks for another situation that breaks it."""
+    failure: Failure | None = None
     try:
-        reached = reach(scenario, rulebook, goal, searching=False)
+        found: Reached | None = reach(scenario, rulebook, goal, searching=False)
     except Unreachable as err:
-        shape = shape_of(scenario, err.objects, err.step)
+        found, failure = None, Failure("the counterexample replays, but no reaching trace "
+                                       f"leads to it from a game's beginning: {err}",
+                                       err.objects, err.step)
+    if found is not None:
+        problem, left_legal = replay_way(found.scenario, rulebook, goal)
+        if problem is not None:
+            found, failure = None, Failure(f"the reaching trace does not replay: {problem}",
+                                           left_legal=left_legal)
+    if found is None and failure is not None:
+        # No way by the recipe: a lemma may show that no game gets there; else, a search.
+        shape = shape_of(scenario, failure.objects, failure.step)
         if timeout is not None and shape is not None:
             excluded = inductive(rulebook, candidates([shape]), timeout).lemmas
             if excluded:
-                return Failure(f"the counterexample replays, but no game reaches it: {err}; "
-                               f"a lemma excludes it ({excluded[-1].text})",
-                               err.objects, err.step, excluded=excluded[-1].shape)
-        try:
-            reached = reach(scenario, rulebook, goal)
-        except Unreachable as err:
-            return Failure("the counterexample replays, but no reaching trace leads to it "
-                           f"from a game's beginning: {err}", err.objects, err.step)
-    problem, left_legal = replay_way(reached.scenario, rulebook, goal)
-    if problem is not None:
-        return Failure(f"the reaching trace does not replay: {problem}", left_legal=left_legal)
+                failure.reason += f"; a lemma excludes it ({excluded[-1].text})"
+                failure.excluded = excluded[-1].shape
+                return failure
+        found = search_way(scenario, rulebook, goal)
+        if found is None:
+            failure.reason += (f"; and no run of up to {DEPTH} events from the game's "
+                               f"beginning reaches a situation where it breaks")
+            return failure
+        if replay_way(found.scenario, rulebook, goal)[0] is not None:
+            return failure
+    assert found is not None
+    reached = found
     shown = Scenario(reached.before, reached.scenario.events[-1:], scenario.title,
                      scenario.description, reached.scenario.seed)
     return shown, reached.scenario
