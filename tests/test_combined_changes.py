@@ -229,8 +229,8 @@ def test_f5_an_impossibility_is_shown_on_the_way_when_its_situation_cannot_be_re
     assert result.status == Status.REFUTED, result.reason
     assert result.counterexample is not None and result.trace is not None
     assert [e.kind for e in result.counterexample.events] == ["start-subgame"]
-    assert "start-subgame: the rulebook refers to the subgame game, but no clause created " \
-           "it" in result.counterexample.description
+    assert "is refused: start-subgame: the rulebook refers to the subgame game, but no " \
+           "clause created it" in result.counterexample.description
     assert replay_reached(result.trace, rulebook, impossible(invariant)) is None
     # The official rules allow the event refused here: their way leads on, to the subgame.
     assert replay_refusal(result.counterexample, official()) is None

@@ -121,7 +121,9 @@ def _possible(rulebook: Rulebook, ob: Obligation, timeout: float, bound: int,
             refused = replay_refusal(scenario, rulebook) or refused
             scenario.title = f"{ob.invariant.id}: impossible under this rulebook"
             scenario.description = f"{ob.invariant.statement} Here: {refused}"
-            reached = _reached(rulebook, scenario, impossible(ob.invariant))
+            # No search here: its goal, "the event is refused or its condition false",
+            # holds wherever the condition does not apply (a subgame started in no subgame).
+            reached = _reached(rulebook, scenario, impossible(ob.invariant), searching=False)
             if isinstance(reached, Failure):
                 # This rulebook may not even reach the situation: then what shows the
                 # impossibility is the first event on the official rules' way there that
@@ -519,7 +521,7 @@ class Failure:
 
 
 def _reached(rulebook: Rulebook, scenario: Scenario, goal: Goal, timeout: float | None = None,
-             ) -> tuple[Scenario, Scenario] | Failure:
+             searching: bool = True) -> tuple[Scenario, Scenario] | Failure:
     """The counterexample as the situation a reaching trace leads to (legal, reached) with
     its event, and the trace; or why there is none. Where the recipe knows no way to the
     very situation (or its way does not replay), and a lemma that excludes its shape is an
@@ -537,7 +539,7 @@ def _reached(rulebook: Rulebook, scenario: Scenario, goal: Goal, timeout: float 
         if problem is not None:
             found, failure = None, Failure(f"the reaching trace does not replay: {problem}",
                                            left_legal=left_legal)
-    if found is None and failure is not None:
+    if found is None and failure is not None and searching:
         # No way by the recipe: a lemma may show that no game gets there; else, a search.
         shape = shape_of(scenario, failure.objects, failure.step)
         if timeout is not None and shape is not None:
@@ -553,7 +555,9 @@ def _reached(rulebook: Rulebook, scenario: Scenario, goal: Goal, timeout: float 
             return failure
         if replay_way(found.scenario, rulebook, goal)[0] is not None:
             return failure
-    assert found is not None
+    if found is None:
+        assert failure is not None
+        return failure
     reached = found
     shown = Scenario(reached.before, reached.scenario.events[-1:], scenario.title,
                      scenario.description, reached.scenario.seed)
