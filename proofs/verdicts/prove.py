@@ -317,8 +317,10 @@ def _search(rulebook: Rulebook, ob: Obligation, timeout: float, bound: int,
 def _refute(rulebook: Rulebook, ob: Obligation, timeout: float, minimise_cex: bool,
             encodings: Encodings, start: float, q: _Query) -> Result:
     """The model read, replayed, minimised and reached: a refutation. One that no trace
-    reaches is excluded by its shape and the same query (same universe, same seed) asked
-    again, at most COUNTEREXAMPLES times in all (`_block`); a fault, or unknown, when none is."""
+    reaches is excluded by its shape (`lemmas.shape_of`) and the same query (same universe,
+    same seed) asked again, at most COUNTEREXAMPLES times in all; when none is reached,
+    proved with lemmas that are invariants (`_with_lemmas`), or unknown. A model that does
+    not replay is a fault, unless it is a state no scenario writes (`_with_records`)."""
     size, seed_of_sat, tried_bound, notes = q.size, q.seed, q.tried_bound, q.notes
     tries: list[str] = []    # why each counterexample so far was not shown
     illegal_way = ""         # the first way that the rulebook's own event made illegal
@@ -332,15 +334,12 @@ def _refute(rulebook: Rulebook, ob: Obligation, timeout: float, minimise_cex: bo
         if not replayed.violated and not assumed:
             # A state no scenario can write (a record of an object that does not exist):
             # asked again with the lemmas on records assumed, where they are invariants.
-            assumed = simplest(inductive(rulebook, list(RECORDS), timeout).lemmas)
-            if assumed:
-                answer, q.universe, q.solver, q.transition, why = solve(
-                    rulebook, ob, size, timeout, seed_of_sat, encodings,
-                    [b.term() for b in blocked] + [a.excluded() for a in assumed])
-                if answer == "sat":
-                    continue
-                if answer == "unsat":
-                    return _proved_with(ob, assumed, time.perf_counter() - start, size, notes)
+            assumed, answer = _with_records(rulebook, ob, q, blocked, timeout, encodings)
+            size = q.size
+            if answer == "sat":
+                continue
+            if answer == "unsat":
+                return _proved_with(ob, assumed, time.perf_counter() - start, size, notes)
         if not replayed.violated:
             # The two readings disagree: a fault whatever the next model would be.
             return Result(ob, Status.FAULT, time.perf_counter() - start, bound=tried_bound,
@@ -392,6 +391,25 @@ def _refute(rulebook: Rulebook, ob: Obligation, timeout: float, minimise_cex: bo
             proof = _with_lemmas(rulebook, ob, blocked, assumed, timeout, encodings, fault,
                                  tries)
             return proof or _not_reached(fault, illegal_way, tries, start)
+
+
+def _with_records(rulebook: Rulebook, ob: Obligation, q: _Query, blocked: list[Shape],
+                  timeout: float, encodings: Encodings) -> tuple[list[Lemma], str]:
+    """The lemmas on records that are invariants (`lemmas.RECORDS`), and the answer to the
+    query asked again with them assumed: "sat" (`q` then holds the model), "unsat" only
+    where that is a proof (no shape blocked, and in an unbounded universe unless the
+    invariant counts cards), else what it was ("unsat-blocked" where shapes were)."""
+    assumed = simplest(inductive(rulebook, list(RECORDS), timeout).lemmas)
+    if not assumed:
+        return [], "none"
+    avoid = [b.term() for b in blocked] + [a.excluded() for a in assumed]
+    answer, q.universe, q.solver, q.transition, _ = solve(rulebook, ob, q.size, timeout,
+                                                          q.seed, encodings, avoid)
+    if answer == "unsat" and q.size is not None and not ob.invariant.bounded:
+        q.size = None
+        answer, q.universe, q.solver, q.transition, _ = solve(rulebook, ob, None, timeout,
+                                                              q.seed, encodings, avoid)
+    return assumed, ("unsat-blocked" if answer == "unsat" and blocked else answer)
 
 
 def _proved_with(ob: Obligation, assumed: list[Lemma], seconds: float, size: int | None,
