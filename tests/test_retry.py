@@ -18,7 +18,7 @@ from shahrazad.invariants.lang import Term
 from shahrazad.model.amendment import load_amendment
 from shahrazad.model.objects import GameObject, ZoneRef
 from shahrazad.model.rulebook import Rulebook, official
-from shahrazad.model.scenario import Scenario, scenario_data
+from shahrazad.model.scenario import Scenario, dump_scenario, scenario_data
 from shahrazad.model.state import Game, Situation
 from shahrazad.proofs.evidence.reach import breaks_invariant, is_beginning, replay_reached
 from shahrazad.proofs.solving.obligations import Obligation, Status
@@ -101,6 +101,13 @@ def test_a_counterexample_the_recipe_cannot_reach_is_reached_by_search() -> None
     assert any(e.kind == "bring-in" for e in result.trace.events)
     assert is_beginning(result.trace.situation) == []
     assert replay_reached(result.trace, rulebook, breaks_invariant(ob.invariant)) is None
+    # docs/verdicts.md shows this very trace.
+    page = [line.strip() for line in
+            (HISTORY.parent.parent / "docs" / "verdicts.md").read_text("utf-8").splitlines()]
+    events = [line.strip() for line in dump_scenario(result.trace).splitlines()
+              if line.strip().startswith("{ do = ")]
+    start = page.index(events[0])
+    assert page[start:start + len(events)] == events
 
 
 def test_no_other_counterexample_is_a_proof_only_with_lemmas() -> None:
@@ -116,6 +123,9 @@ def test_no_other_counterexample_is_a_proof_only_with_lemmas() -> None:
     assert [("attraction" in lemma, "contraption" in lemma) for lemma in result.lemmas] \
         in ([(True, False), (False, True)], [(False, True), (True, False)])
     assert all("in a subgame" in lemma for lemma in result.lemmas)
+    # docs/verdicts.md shows this very proof.
+    page = (HISTORY.parent.parent / "docs" / "verdicts.md").read_text(encoding="utf-8")
+    assert all(f"    lemma: {lemma}\n" in page for lemma in result.lemmas)
 
 
 @pytest.mark.slow  # moved behind slow to keep the quick suite quick (issue 9)
