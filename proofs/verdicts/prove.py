@@ -430,7 +430,8 @@ def _with_lemmas(rulebook: Rulebook, ob: Obligation, shapes: list[Shape], assume
     them assumed is not unsat."""
     if not shapes:
         return None
-    kept = simplest(inductive(rulebook, candidates(shapes) + assumed, timeout).lemmas)
+    kept = sorted(simplest(inductive(rulebook, candidates(shapes) + assumed, timeout).lemmas),
+                  key=lambda lemma: lemma.text)  # in an order of their own, not z3's
     if not kept:
         fault.reason += "; no lemma that excludes their shapes is an invariant"
         return None
