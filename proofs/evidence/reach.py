@@ -25,7 +25,6 @@ counterexample for which no trace replays is excluded and another asked for
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 
 from shahrazad.invariants.catalog import Invariant
@@ -376,10 +375,7 @@ def _rename(event: Event, games: dict[str, str]) -> Event:
     return Event(event.kind, args, event.line)
 
 
-# What a trace must lead to: given the interpreter that ran it (its chooser where the trace
-# left it), the situation reached and the counterexample's event, does the event do there
-# what the counterexample shows?
-Goal = Callable[[Interpreter, Situation, Event], bool]
+Goal = search.Goal  # what a trace must lead to (the counterexample's event doing its part)
 
 
 def reach(counterexample: Scenario, rulebook: Rulebook, goal: Goal,

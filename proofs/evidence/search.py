@@ -47,7 +47,7 @@ SHARED = ("battlefield", "exile", "stack", "command")
 # Created objects, with the zone each exists in (111.1, 113.3, 114.1, 611.1).
 CREATE = (("ability", "stack"), ("token", "battlefield"), ("effect", "effects"),
           ("emblem", "command"))
-COUNTER_KINDS = ("poison", "+1/+1")
+PLAYER_COUNTER, OBJECT_COUNTER = "poison", "+1/+1"  # the counters the search adds
 
 
 @dataclass
@@ -132,7 +132,7 @@ def _actions(state: Situation, active: str, here: list[GameObject],
         for player in players:
             if player != obj.controller:
                 yield Event("control", {"object": obj.id, "player": player})
-        yield Event("counter", {"object": obj.id, "kind": "+1/+1", "add": 1})
+        yield Event("counter", {"object": obj.id, "kind": OBJECT_COUNTER, "add": 1})
         if obj.counters:
             kind = sorted(obj.counters)[0]
             yield Event("counter", {"object": obj.id, "kind": kind, "add": -1})
@@ -150,10 +150,9 @@ def _actions(state: Situation, active: str, here: list[GameObject],
             for player in players:
                 yield Event("affect", {"effect": effect.id, "player": player})
     for player in players:
-        for kind in COUNTER_KINDS[:1]:
-            yield Event("counter", {"player": player, "kind": kind, "add": 1})
-            if state.player_counters.get((active, player), {}).get(kind):
-                yield Event("counter", {"player": player, "kind": kind, "add": -1})
+        yield Event("counter", {"player": player, "kind": PLAYER_COUNTER, "add": 1})
+        if state.player_counters.get((active, player), {}).get(PLAYER_COUNTER):
+            yield Event("counter", {"player": player, "kind": PLAYER_COUNTER, "add": -1})
 
 
 def _destinations(state: Situation, game: str, obj_id: str) -> Iterator[ZoneRef]:
@@ -190,6 +189,9 @@ def key(state: Situation, known: frozenset[str]) -> str:
     return pattern.sub(lambda m: names[m.group(1)], text)
 
 
+# What a run must lead to: given the interpreter that ran it (its chooser where the run
+# left it), the situation reached and the last event, does the event do there what is
+# sought? (`reach.breaks_invariant`, `reach.impossible`.)
 Goal = Callable[[Interpreter, Situation, Event], bool]
 
 
