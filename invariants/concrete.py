@@ -18,7 +18,7 @@ situations must not change while an evaluator reads them.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from operator import attrgetter
 from typing import Any, TypeAlias, TypeVar
@@ -301,6 +301,13 @@ class Evaluator:
             return None
         return _cached(_SEARCHES, term, frozenset(), _search)(self, {})
 
+    def counterexamples(self, term: Term) -> Iterator[dict[str, str]]:
+        """For a ∀-term, every binding of its variables that makes the body false, in the
+        order of the domains (none for any other term)."""
+        if term.op != "forall":
+            return iter(())
+        return _cached(_EVERY, term, frozenset(), _every)(self, {})
+
     def _tabulate(self, table: _Table) -> dict[Any, Any]:
         when = table.when
         return table.build(self.states[when], lambda: self._placed_in(when))
@@ -331,11 +338,14 @@ class Evaluator:
 Reader: TypeAlias = "Callable[[Evaluator, dict[str, str]], Any]"
 # The first binding of a quantifier's variables that settles it, or None (see `_search`).
 Search: TypeAlias = "Callable[[Evaluator, dict[str, str]], dict[str, str] | None]"
+# Every binding of a quantifier's variables that settles it (see `_every`).
+Every: TypeAlias = "Callable[[Evaluator, dict[str, str]], Iterator[dict[str, str]]]"
 
 _Made = TypeVar("_Made")
 _CACHE_LIMIT = 8192
 _READERS: dict[tuple[int, frozenset[str]], tuple[Term, Reader]] = {}
 _SEARCHES: dict[tuple[int, frozenset[str]], tuple[Term, Search]] = {}
+_EVERY: dict[tuple[int, frozenset[str]], tuple[Term, Every]] = {}
 
 
 def _cached(cache: dict[tuple[int, frozenset[str]], tuple[Term, _Made]], term: Term,
@@ -600,9 +610,47 @@ def _search(term: Term, bound: frozenset[str]) -> Search:
     It binds one variable at a time and skips a binding as soon as a guard is false: the
     same answer as enumerating every combination, at a cost that follows the situation's
     relations, not its size raised to the number of variables."""
+    plan = _plan(term, bound)
+    if not isinstance(plan, tuple):
+        return _unquantified(plan, term.op == "forall")
+    levels, conclusion = plan
+    search = _innermost(levels[-1], conclusion, term.op == "forall")
+    for level in reversed(levels[:-1]):
+        search = _outer(level, search)
+    return search
+
+
+def _every(term: Term, bound: frozenset[str]) -> Every:
+    """As `_search`, every binding that settles the quantifier `term`, in the order of the
+    domains, not only the first."""
+    forall, plan = term.op == "forall", _plan(term, bound)
+    if not isinstance(plan, tuple):
+        body = plan
+        return lambda ev, env: iter([dict(env)] if (not body(ev, env)) is forall else [])
+    levels, conclusion = plan
+
+    def every(ev: Evaluator, env: dict[str, str], depth: int = 0) -> Iterator[dict[str, str]]:
+        level = levels[depth]
+        bound = dict(env)
+        for value in (ev.domains[level.sort] if level.acting is None
+                      else ev._candidates(level.sort, level.acting)):
+            bound[level.name] = value
+            if not all(guard(ev, bound) for guard in level.guards):
+                continue
+            if depth + 1 < len(levels):
+                yield from every(ev, bound, depth + 1)
+            elif conclusion is None or (not conclusion(ev, bound)) is forall:
+                yield dict(bound)
+    return every
+
+
+def _plan(term: Term, bound: frozenset[str]) -> tuple[list[_Level], Reader | None] | Reader:
+    """How `_search` and `_every` bind the variables of the quantifier `term` (its levels,
+    and what is left of its body once every guard has been read), or, for a quantifier
+    over no variables, its body read."""
     forall, (variables, body) = term.op == "forall", term.args
     if not variables:
-        return _unquantified(_reader(body, bound), forall)
+        return _reader(body, bound)
     guards = _guards(term)
     levels: list[_Level] = []
     read: set[int] = set()
@@ -620,10 +668,7 @@ def _search(term: Term, bound: frozenset[str]) -> Search:
         conclusion = _reader(body.args[1], scope) if forall else None
     else:
         conclusion = _reader(body, scope)
-    search = _innermost(levels[-1], conclusion, forall)
-    for level in reversed(levels[:-1]):
-        search = _outer(level, search)
-    return search
+    return levels, conclusion
 
 
 def _acting_state(pending: list[Term], name: str, sort: str) -> str | None:

@@ -48,7 +48,8 @@ from .catalog import STRUCTURE
 from .concrete import Binding, Evaluator
 from .lang import Term
 
-__all__ = ["card_census", "catalog_problems", "is_wellformed", "problems", "representation_problems"]
+__all__ = ["card_census", "catalog_problems", "is_wellformed", "problems",
+           "representation_problems", "still_legal", "violations"]
 
 
 def card_census(situation: Situation) -> dict[str, str]:
@@ -93,6 +94,42 @@ def catalog_problems(situation: Situation) -> list[str]:
         cited = f"{rules}{kept_by}".removesuffix("; ")
         out.append(f"{inv.id}{where}: {inv.statement} ({cited})")
     return out
+
+
+def violations(situation: Situation) -> frozenset[str]:
+    """Every way `situation` breaks a structure invariant of the catalog: the invariant's id
+    with each binding of its variables that breaks it and what each bound object is (its
+    whole record), so that an event that changes an object in breach makes a new breach."""
+    evaluator = Evaluator(situation, situation, Binding())
+    out: set[str] = set()
+    for inv in STRUCTURE:
+        parts = inv.term.args if inv.term.op == "and" else (inv.term,)
+        for index, part in enumerate(parts):
+            if part.op != "forall":
+                if not evaluator.holds(part):
+                    out.add(f"{inv.id}#{index}")
+                continue
+            for env in evaluator.counterexamples(part):
+                bound = ", ".join(f"{k} = {situation.objects.get(v, v)!r}"
+                                  for k, v in sorted(env.items()))
+                out.add(f"{inv.id}#{index} [{bound}]")
+    return frozenset(out)
+
+
+def still_legal(allowed: frozenset[str], after: Situation, by_the_rules: bool,
+                ) -> frozenset[str] | None:
+    """The breaches of structure invariants that `after`, the situation an event leaves, may
+    have and still be one a game reaches, where the situation before it could have
+    `allowed`; None if it cannot. "Legal" is "reached under the rulebook checked": what an
+    event of the rules themselves leaves (`by_the_rules`: a subgame's start or end, a card
+    brought in, a restart) is, whatever it breaks, since a rulebook whose wording breaks a
+    structure invariant makes such games; an in-game action (a move, a counter, control
+    gained, ...) stands for what some card can do, which never makes a new breach: it may
+    only keep or mend those there were."""
+    if not catalog_problems(after):
+        return frozenset()
+    found = violations(after)
+    return found if by_the_rules or found <= allowed else None
 
 
 def _witness(evaluator: Evaluator, term: Term) -> dict[str, str]:

@@ -17,13 +17,15 @@
   and a subgame's start that stops before its first turn. A subgame inside a subgame is
   then impossible, but the situation that shows it cannot be reached under that rulebook
   (f5: no subgame starts; f6: the first Shahrazad leaves a game that has not begun): a
-  fault. Now the impossibility is shown on the way there, at the first event of the
-  official rules' trace that the changed rulebook refuses or that leaves a situation that
-  is not legal.
+  fault. Now f5's impossibility is shown on the way there, at the first event of the
+  official rules' trace that the changed rulebook refuses; f6's in the subgame that has
+  not begun, which games under that rulebook reach (a situation is legal when the
+  rulebook's own events lead to it, `structure.still_legal`), where the second Shahrazad
+  is refused.
 * f7: a subgame's first turn taken in the main game, and commanders returned face down:
-  every subgame's start leaves a game that has not begun, so no legal way leads to a
-  counterexample at the end of a subgame. That was a fault of this tool; it is unknown,
-  with the event that left the legal situations named.
+  every subgame's start leaves a game that has not begun. That was a fault of this tool,
+  then unknown (no way to a counterexample at a subgame's end through a game that has not
+  begun was taken as legal); it is refuted by the shortest game that reaches it.
 * Once f1 was mended, another changed rulebook's counterexample came out otherwise, and
   minimising it removed a player on whom an effect acted but left the effect naming them:
   the tool's own scenario reader refused the result (caught by the guard of f4). A smaller
@@ -239,40 +241,47 @@ def test_f5_an_impossibility_is_shown_on_the_way_when_its_situation_cannot_be_re
     assert replay_refusal(result.counterexample, rulebook) is not None
 
 
-def test_f6_an_impossibility_is_shown_where_the_way_leaves_the_legal_situations() -> None:
+def test_f6_an_impossibility_is_shown_in_the_games_the_rulebook_makes() -> None:
     """No nesting, and a subgame's start that stops before its first turn: the first
-    Shahrazad already leaves a game that has not begun (structure.games-begun), so no legal
-    situation has a subgame in it. The refutation of the nested subgame shows that event,
-    reached, with what is wrong after it."""
+    Shahrazad leaves a subgame that has not begun (structure.games-begun), a situation that
+    games under this rulebook reach. The refutation of the nested subgame shows the second
+    Shahrazad refused there, for the reason the rulebook gives: no nesting."""
     from shahrazad.invariants.structure import catalog_problems
+    from shahrazad.proofs.evidence.counterexample import replay_refusal
+    from shahrazad.proofs.evidence.reach import impossible, replay_reached
     from shahrazad.proofs.verdicts.prove import prove
 
     rulebook = _amended("f6-no-nesting-no-first-turn.amendment.toml")
-    result = prove(rulebook, Obligation(by_id("possible.nested-subgame"), "start-subgame"))
+    invariant = by_id("possible.nested-subgame")
+    result = prove(rulebook, Obligation(invariant, "start-subgame"))
     assert result.status == Status.REFUTED, result.reason
     assert result.counterexample is not None and result.trace is not None
-    assert "leaves a situation that is not legal: structure.games-begun" in \
-        result.counterexample.description
+    assert "no clause permits a subgame inside a subgame" in result.counterexample.description
+    assert [e.kind for e in result.trace.events] == ["start-subgame", "start-subgame"]
     shown = result.counterexample
-    assert catalog_problems(shown.situation) == []
-    after = Interpreter(rulebook).run(shown.situation, shown.events).situation
-    assert any(p.startswith("structure.games-begun") for p in catalog_problems(after))
-    assert catalog_problems(Interpreter(official()).run(shown.situation,
-                                                        shown.events).situation) == []
+    assert any(p.startswith("structure.games-begun") for p in catalog_problems(shown.situation))
+    assert replay_reached(result.trace, rulebook, impossible(invariant)) is None
+    assert replay_refusal(shown, official()) is None
 
 
-def test_f7_a_way_that_the_rulebook_itself_makes_illegal_is_no_fault_of_the_tool() -> None:
+def test_f7_a_way_through_what_the_rulebook_itself_makes_is_a_refutation() -> None:
     """A subgame's first turn taken in the main game: every subgame's start leaves a game
-    that has not begun (structure.games-begun, refuted at start-subgame), so a counterexample
-    at the end of a subgame has no legal way to it. That is unknown, with the event named,
-    not a fault of this tool."""
+    that has not begun (structure.games-begun, refuted at start-subgame), a situation games
+    under this rulebook reach. Its end then sends a commander home face down, and
+    end.faces-kept is refuted by the shortest such game: a Shahrazad, and the subgame's end."""
+    from shahrazad.invariants.structure import catalog_problems
+    from shahrazad.proofs.evidence.reach import breaks_invariant, replay_reached
     from shahrazad.proofs.verdicts.prove import prove
 
     rulebook = _amended("f7-first-turn-in-the-main-game.amendment.toml")
     begun = prove(rulebook, Obligation(by_id("structure.games-begun"), "start-subgame"))
     assert begun.status == Status.REFUTED, begun.reason
-    result = prove(rulebook, Obligation(by_id("end.faces-kept"), "end-subgame"))
-    assert result.status == Status.UNKNOWN, result.reason
-    assert "no legal way leads to it: event 1 of the way, start-subgame(by=P1), leaves a " \
-           "situation that is not legal under this rulebook: structure.games-begun" \
-           in result.reason
+    invariant = by_id("end.faces-kept")
+    result = prove(rulebook, Obligation(invariant, "end-subgame"))
+    assert result.status == Status.REFUTED, result.reason
+    assert result.trace is not None and result.counterexample is not None
+    assert [e.kind for e in result.trace.events] == ["start-subgame", "end-subgame"]
+    assert any(p.startswith("structure.games-begun")
+               for p in catalog_problems(result.counterexample.situation))
+    assert replay_reached(result.trace, rulebook, breaks_invariant(invariant)) is None
+    assert replay_reached(result.trace, official(), breaks_invariant(invariant)) is not None

@@ -29,7 +29,7 @@ from dataclasses import dataclass
 
 from shahrazad.invariants.catalog import Invariant
 from shahrazad.invariants.concrete import Evaluator
-from shahrazad.invariants.structure import catalog_problems
+from shahrazad.invariants.structure import still_legal, violations
 from shahrazad.model.actions import IN_GAME_ACTIONS
 from shahrazad.model.choices import SeededChooser
 from shahrazad.model.errors import IllegalEvent
@@ -493,46 +493,27 @@ def refuted(invariant: Invariant) -> Goal:
 
 def replay_reached(scenario: Scenario, rulebook: Rulebook, goal: Goal) -> str | None:
     """Replay a reached scenario from its beginning with its seed; None if it starts at a
-    game's beginning, every situation on the way is legal and the last event meets `goal`;
-    else what went wrong."""
-    return replay_way(scenario, rulebook, goal)[0]
-
-
-def replay_way(scenario: Scenario, rulebook: Rulebook, goal: Goal) -> tuple[str | None, str]:
-    """`replay_reached`, and, where it fails because an event of the rules themselves (not
-    an in-game action of the trace: a subgame's start or end, a card brought in, a restart)
-    leaves a situation that is not legal, that event and what is wrong after it, in words
-    (else ""). A rulebook whose structure invariants hold after each of its events never
-    does this (the catalog proves it of the official rules): one that does makes some
-    situations that a proof assumes unreachable, and the counterexample of a proof there
-    may be one of them, through no fault of this tool."""
+    game's beginning, every situation on the way is legal under the rulebook (reached by
+    its events, `structure.still_legal`: a rulebook whose own events break a structure
+    invariant makes such games, but an in-game action of the trace never makes a new
+    breach) and the last event meets `goal`; else what went wrong."""
     faults = is_beginning(scenario.situation)
     if faults:
-        return "the trace does not start at a game's beginning: " + faults[0], ""
+        return "the trace does not start at a game's beginning: " + faults[0]
     if not scenario.events:
-        return "the trace has no event", ""
+        return "the trace has no event"
     interp = Interpreter(rulebook, SeededChooser(scenario.seed))
-    state = scenario.situation
-
-    def left_legal(index: int, faults: list[str]) -> str:
-        """What the event before event `index` did (`faults`), if it is the rules' own."""
-        if index == 1 or scenario.events[index - 2].kind in IN_GAME_ACTIONS:
-            return ""
-        return f"event {index - 1} of the way, {scenario.events[index - 2].describe()}, " \
-            f"leaves a situation that is not legal under this rulebook: {faults[0]}"
-
+    state, allowed = scenario.situation, frozenset[str]()
     for index, event in enumerate(scenario.events[:-1], start=1):
-        faults = catalog_problems(state)
-        if faults:
-            return f"the situation before event {index} is not legal: {faults[0]}", \
-                left_legal(index, faults)
         try:
             state = interp.step(state, event, index).situation
         except IllegalEvent as err:
-            return f"event {index} ({event.describe()}) is refused: {err}", ""
-    faults = catalog_problems(state)
-    if faults:
-        return f"the situation before the last event is not legal: {faults[0]}", \
-            left_legal(len(scenario.events), faults)
+            return f"event {index} ({event.describe()}) is refused: {err}"
+        kept = still_legal(allowed, state, event.kind not in IN_GAME_ACTIONS)
+        if kept is None:
+            new = sorted({v.split("#")[0] for v in violations(state) - allowed})
+            return f"event {index} ({event.describe()}) is an in-game action that breaks " \
+                f"{', '.join(new)} (no card can do that in a game)"
+        allowed = kept
     return (None if goal(interp, state, scenario.events[-1]) else
-            "the last event does not do what the counterexample shows"), ""
+            "the last event does not do what the counterexample shows")

@@ -9,8 +9,9 @@ where a game starts it: `reach.beginning`), it tries every event the active game
 (the rules' events: subgames started and ended, restarts, cards brought in; and every
 in-game action: moves to every zone, control, phasing, turning, counters, tokens, abilities
 and effects created, players leaving), runs each on the interpreter under the rulebook
-checked, keeps only legal situations (`structure.catalog_problems`), and after each asks
-whether the obligation's event breaks the promise there. Situations that differ only in
+checked, keeps only legal situations (`structure.still_legal`: what the rulebook's own
+events leave, and no new breach of a structure invariant by an in-game action), and after
+each asks whether the obligation's event breaks the promise there. Situations that differ only in
 the names the interpreter made up (games, tokens) are one (symmetry reduction by
 renaming). Breadth first, the first run found is a shortest in events.
 
@@ -29,7 +30,8 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from shahrazad.invariants.structure import catalog_problems
+from shahrazad.invariants.structure import catalog_problems, still_legal
+from shahrazad.model.actions import IN_GAME_ACTIONS
 from shahrazad.model.choices import SeededChooser
 from shahrazad.model.errors import IllegalEvent
 from shahrazad.model.events import Event
@@ -65,6 +67,7 @@ class _Node:
     events: list[Event]
     rng: tuple[Any, ...]  # the chooser's state after these events (`Random.getstate`)
     created: int
+    allowed: frozenset[str]  # the structure's breaches the rules' events left (`still_legal`)
 
 
 @dataclass(frozen=True)
@@ -203,13 +206,13 @@ def search(start: Situation, rulebook: Rulebook, finals: Callable[[Situation], l
     known = frozenset(start.objects) | frozenset(start.games)
     interp = Interpreter(rulebook, SeededChooser(seed))
     rng: random.Random = interp.chooser.rng  # type: ignore[attr-defined]
-    queue = deque([_Node(start, [], rng.getstate(), 0)])
+    if catalog_problems(start):
+        return None
+    queue = deque([_Node(start, [], rng.getstate(), 0, frozenset())])
     seen = {key(start, known)}
     expanded = 0
     while queue and expanded < STATES:
         node = queue.popleft()
-        if catalog_problems(node.state):
-            continue
         expanded += 1
         for final in finals(node.state):
             rng.setstate(node.rng)
@@ -226,7 +229,10 @@ def search(start: Situation, rulebook: Rulebook, finals: Callable[[Situation], l
             written = key(after, known)
             if written in seen:
                 continue
+            allowed = still_legal(node.allowed, after, event.kind not in IN_GAME_ACTIONS)
+            if allowed is None:
+                continue
             seen.add(written)
             queue.append(_Node(after, [*node.events, event], rng.getstate(),
-                               node.created + (event.kind == "create")))
+                               node.created + (event.kind == "create"), allowed))
     return None

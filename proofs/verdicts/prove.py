@@ -20,7 +20,8 @@ from dataclasses import dataclass
 
 import z3
 from shahrazad.invariants.catalog import Invariant
-from shahrazad.invariants.structure import catalog_problems
+from shahrazad.invariants.structure import catalog_problems, still_legal, violations
+from shahrazad.model.actions import IN_GAME_ACTIONS
 from shahrazad.model.choices import SeededChooser
 from shahrazad.model.errors import IllegalEvent
 from shahrazad.model.events import Event
@@ -46,7 +47,6 @@ from shahrazad.proofs.evidence.reach import (
     impossible,
     reach,
     replay_reached,
-    replay_way,
     search_way,
 )
 from shahrazad.proofs.evidence.search import DEPTH
@@ -323,7 +323,6 @@ def _refute(rulebook: Rulebook, ob: Obligation, timeout: float, minimise_cex: bo
     not replay is a fault, unless it is a state no scenario writes (`_with_records`)."""
     size, seed_of_sat, tried_bound, notes = q.size, q.seed, q.tried_bound, q.notes
     tries: list[str] = []    # why each counterexample so far was not shown
-    illegal_way = ""         # the first way that the rulebook's own event made illegal
     blocked: list[Shape] = []  # the shapes of those counterexamples, excluded from the next
     assumed: list[Lemma] = []  # lemmas on records (`lemmas.RECORDS`), once one is needed
     left = timeout           # the retries' budget: one timeout in all, each retry charged
@@ -356,9 +355,8 @@ def _refute(rulebook: Rulebook, ob: Obligation, timeout: float, minimise_cex: bo
                 shown.reason += (f" (the solver's first {len(tries)} counterexample(s) could "
                                  "not be reached and were excluded)")
             return shown
-        why, scenario, replayed, shape, left_legal = shown
+        why, scenario, replayed, shape = shown
         tries.append(why)
-        illegal_way = illegal_way or left_legal
         fault = Result(ob, Status.FAULT, time.perf_counter() - start, bound=tried_bound,
                        counterexample=scenario, replay=replayed, notes=notes)
         if len(tries) >= COUNTEREXAMPLES or shape is None:
@@ -370,14 +368,14 @@ def _refute(rulebook: Rulebook, ob: Obligation, timeout: float, minimise_cex: bo
             blocked += [shape] if shape is not None else []
             proof = _with_lemmas(rulebook, ob, blocked, assumed, timeout, encodings, fault,
                                  tries)
-            return proof or _not_reached(fault, illegal_way, tries, start)
+            return proof or _not_reached(fault, start)
         blocked.append(shape)
         if left <= 0:
             fault.reason = ("no counterexample is reached, and the retries' budget is spent: "
                             + _tried(tries))
             proof = _with_lemmas(rulebook, ob, blocked, assumed, timeout, encodings, fault,
                                  tries)
-            return proof or _not_reached(fault, illegal_way, tries, start)
+            return proof or _not_reached(fault, start)
         before = work_done(q.universe.ctx)
         answer, q.universe, q.solver, q.transition, why = solve(
             rulebook, ob, size, left, seed_of_sat, encodings,
@@ -390,7 +388,7 @@ def _refute(rulebook: Rulebook, ob: Obligation, timeout: float, minimise_cex: bo
                             f"another ({why})") + f": {_tried(tries)}"
             proof = _with_lemmas(rulebook, ob, blocked, assumed, timeout, encodings, fault,
                                  tries)
-            return proof or _not_reached(fault, illegal_way, tries, start)
+            return proof or _not_reached(fault, start)
 
 
 def _with_records(rulebook: Rulebook, ob: Obligation, q: _Query, blocked: list[Shape],
@@ -451,21 +449,11 @@ def _with_lemmas(rulebook: Rulebook, ob: Obligation, shapes: list[Shape], assume
                   "game reaches", notes=fault.notes, lemmas=[lemma.text for lemma in kept])
 
 
-def _not_reached(fault: Result, illegal_way: str, tries: list[str], start: float) -> Result:
+def _not_reached(fault: Result, start: float) -> Result:
     """No counterexample of `prove` was reached, and no lemma proves it: unknown, with what
-    was tried; the reason says, where the way to one of them passed through a situation
-    that the rulebook's own event made illegal (`illegal_way`,
-    `reach.rulebook_leaves_legal`), that the situations the proof assumes before the event
-    are then not all reachable under this rulebook, and its counterexamples may be among
-    those."""
+    was tried."""
     fault.seconds = time.perf_counter() - start
     fault.status = Status.UNKNOWN
-    if not illegal_way:
-        return fault
-    fault.reason = ("a counterexample replays, but no legal way leads to it: "
-                    f"{illegal_way} (the structure invariants, which this proof assumes "
-                    "before the event, do not all hold after every event of this rulebook); "
-                    + _tried(tries))
     return fault
 
 
@@ -490,11 +478,10 @@ def _tried(tries: list[str]) -> str:
 
 def _show(rulebook: Rulebook, ob: Obligation, scenario: Scenario, minimise_cex: bool,
           timeout: float,
-          ) -> Result | tuple[str, Scenario, Replay, Shape | None, str]:
+          ) -> Result | tuple[str, Scenario, Replay, Shape | None]:
     """A counterexample that replays, minimised and reached: a refutation; or why it cannot
-    be shown, the scenario tried and its replay, the shape to exclude from the next
-    (`_block`), and where the rulebook's own event on the way left the legal situations
-    (`Failure.left_legal`), if it did."""
+    be shown, the scenario tried and its replay, and the shape to exclude from the next
+    (`_block`)."""
     if minimise_cex:
         scenario = minimise(scenario, rulebook, ob.invariant)
     scenario = _named(canonical(scenario), ob)
@@ -506,13 +493,12 @@ def _show(rulebook: Rulebook, ob: Obligation, scenario: Scenario, minimise_cex: 
     replayed = replay(scenario, rulebook, ob.invariant)
     if isinstance(found, Failure):
         return (found.reason, scenario, replayed,
-                found.excluded or shape_of(scenario, found.objects, found.step),
-                found.left_legal)
+                found.excluded or shape_of(scenario, found.objects, found.step))
     shown, trace = found
-    replayed = replay(shown, rulebook, ob.invariant)
+    replayed = replay(shown, rulebook, ob.invariant, reached=True)
     if not replayed.violated:
         why = f"the reached situation does not replay: {replayed.reason}"
-        return why, shown, replayed, shape_of(scenario, (), ""), ""
+        return why, shown, replayed, shape_of(scenario, (), "")
     return Result(ob, Status.REFUTED, 0.0,
                   reason="the counterexample replays on the concrete interpreter, reached "
                   f"from a game's beginning in {len(trace.events) - 1} events",
@@ -534,9 +520,6 @@ class Failure:
     reason: str
     objects: tuple[str, ...] = ()
     step: str = ""
-    # Where the rulebook's own event on the way left the legal situations
-    # (`reach.replay_way`): which, and what is wrong after it.
-    left_legal: str = ""
     excluded: Shape | None = None  # the most general shape a lemma excludes, if one does
 
 
@@ -555,10 +538,9 @@ def _reached(rulebook: Rulebook, scenario: Scenario, goal: Goal, timeout: float 
                                        f"leads to it from a game's beginning: {err}",
                                        err.objects, err.step)
     if found is not None:
-        problem, left_legal = replay_way(found.scenario, rulebook, goal)
+        problem = replay_reached(found.scenario, rulebook, goal)
         if problem is not None:
-            found, failure = None, Failure(f"the reaching trace does not replay: {problem}",
-                                           left_legal=left_legal)
+            found, failure = None, Failure(f"the reaching trace does not replay: {problem}")
     if found is None and failure is not None and searching:
         # No way by the recipe: a lemma may show that no game gets there; else, a search.
         shape = shape_of(scenario, failure.objects, failure.step)
@@ -573,7 +555,7 @@ def _reached(rulebook: Rulebook, scenario: Scenario, goal: Goal, timeout: float 
             failure.reason += (f"; and no run of up to {DEPTH} events from the game's "
                                f"beginning reaches a situation where it breaks")
             return failure
-        if replay_way(found.scenario, rulebook, goal)[0] is not None:
+        if replay_reached(found.scenario, rulebook, goal) is not None:
             return failure
     if found is None:
         assert failure is not None
@@ -599,7 +581,7 @@ def _refused_on_the_way(rulebook: Rulebook, witness: Scenario, invariant: Invari
     except Unreachable:
         return None
     interp = Interpreter(rulebook, SeededChooser(way.seed))
-    state, last = way.situation, len(way.events)
+    state, last, allowed = way.situation, len(way.events), frozenset[str]()
     goal, stopped = impossible(invariant), ""
     for index, event in enumerate(way.events, start=1):
         if index == last:
@@ -614,12 +596,12 @@ def _refused_on_the_way(rulebook: Rulebook, witness: Scenario, invariant: Invari
         except IllegalEvent as err:
             goal, stopped = _stops, f"{on_the_way} is refused: {err}"
             break
-        problems = catalog_problems(after)
-        if problems:
+        kept = still_legal(allowed, after, event.kind not in IN_GAME_ACTIONS)
+        if kept is None:
             goal, stopped = _stops, f"{on_the_way} leaves a situation that is not legal: " \
-                f"{problems[0]}"
+                f"{catalog_problems(after)[0]}"
             break
-        state = after
+        state, allowed = after, kept
     trace = Scenario(way.situation, way.events[:index], witness.title, witness.description,
                      way.seed)
     if replay_reached(trace, rulebook, goal) is not None:
@@ -636,7 +618,8 @@ def _stops(interp: Interpreter, before: Situation, event: Event) -> bool:
         after = interp.step(before, event).situation
     except IllegalEvent:
         return True
-    return bool(catalog_problems(after))
+    return bool(catalog_problems(after)) and \
+        still_legal(violations(before), after, event.kind not in IN_GAME_ACTIONS) is None
 
 
 def prove_batch(case: Case) -> list[Result]:
