@@ -29,6 +29,7 @@ from shahrazad import __version__
 from shahrazad.report.github import escape_data, escape_property, verify_github
 from shahrazad.report.junit import verify_junit
 from shahrazad.report.locate import Location, locations, rulebook_file, shown, uri
+from shahrazad.report.markdown import verify_markdown
 from shahrazad.report.sarif import DOCS_URI, FINGERPRINT, verify_sarif
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -339,6 +340,26 @@ def test_sarif_levels(sarif_schema: Any) -> None:
     invocation = doc["runs"][0]["invocations"][0]
     assert invocation["executionSuccessful"] is False  # a fault is a bug of this tool
     assert invocation["exitCode"] == 3
+
+
+def test_a_proof_with_lemmas_shows_them_in_sarif_and_markdown(sarif_schema: Any) -> None:
+    lemmas = ["no attraction card is in a subgame", "no contraption card is in a subgame"]
+    proof = by_hand("structure.no-nontraditional-in-library", Status.PROVED,
+                    "proved with 2 lemma(s), each an invariant")
+    proof.lemmas = list(lemmas)
+    plain = by_hand("end.no-new-cards", Status.PROVED)
+    doc = validate(sarif_schema, verify_sarif([proof, plain], official(), []))
+    (found,) = results_of(doc)
+    assert (found["ruleId"], found["kind"], found["level"]) == \
+        ("structure.no-nontraditional-in-library", "pass", "none")
+    assert found["properties"]["lemmas"] == lemmas
+    assert all(lemma in found["message"]["text"] for lemma in lemmas)
+    assert doc["runs"][0]["invocations"][0]["exitCode"] == 0
+    page = verify_markdown([proof, plain], "official", [])
+    section = page[page.index("## proved with lemmas: structure.no-nontraditional-in-library"):]
+    assert [f"* {lemma}" for lemma in lemmas] == \
+        [line for line in section.splitlines() if line.startswith("* ")]
+    assert "## proved with lemmas: end.no-new-cards" not in page
 
 
 def test_sarif_unseen_is_a_warning_at_the_amendment(sarif_schema: Any, unseen_file: str) -> None:

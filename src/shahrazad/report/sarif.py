@@ -71,6 +71,8 @@ def verify_sarif(results: list[Result], rulebook: Rulebook, amendments: Sequence
     findings = []
     for r in results:
         if r.status == Status.PROVED:
+            if r.lemmas:
+                findings.append(_proof(r, index, rulebook, amendments, artifacts, names))
             continue
         inv = r.obligation.invariant
         cr = citations(inv.clauses, rulebook, amendments, inv.rules)
@@ -194,6 +196,22 @@ def _location(where: Location, artifacts: _Artifacts) -> dict[str, Any]:
                                   + (f", {where.change} by this amendment" if where.change
                                      else "")}
     return out
+
+
+def _proof(r: Result, index: dict[str, int], rulebook: Rulebook,
+           amendments: Sequence[Amendment], artifacts: _Artifacts, names: list[str],
+           ) -> dict[str, Any]:
+    """A proof that rests on lemmas, as a result of kind "pass" (no finding, SARIF 3.27.9):
+    the lemmas, each itself an invariant, are part of the proof and shown with it."""
+    inv = r.obligation.invariant
+    cr = citations(inv.clauses, rulebook, amendments, inv.rules)
+    text = (f"{inv.id} proved at {r.obligation.event} (CR {', '.join(cr)}): {inv.statement} "
+            f"{r.reason.rstrip('.')}: " + "; ".join(r.lemmas) + ".")
+    out = _result(inv.id, index[inv.id], "none", text, locations(r, rulebook, amendments),
+                  artifacts, fingerprint([inv.id, r.obligation.event, *names]),
+                  {"event": r.obligation.event, "status": r.status.value, "cr": cr,
+                   "lemmas": list(r.lemmas)})
+    return {"kind": "pass", **out}
 
 
 def _result(rule: str, index: int, level: str, text: str, where: list[Location],
