@@ -123,6 +123,51 @@ def test_a_refused_event_admits_no_symbolic_run() -> None:
     assert conformance.conform(official(), scenario.situation, event) == []
 
 
+BOTH_WAYS = """
+schema = "shahrazad.scenario/1"
+players = ["Ann", "Bob"]
+[[game]]
+id = "main"
+[[card]]
+id = "bears"
+owner = "Bob"
+at = "main/battlefield"
+[[card]]
+id = "wish"
+owner = "Ann"
+at = "outside/Ann"
+"""
+
+# Events the interpreter refuses that the encoding once took (issue 38): each must admit
+# no symbolic run; and, beside each, the event it is a wrong form of, which both take.
+REFUSED_AND_TAKEN = [
+    ({"do": "counter", "player": "Ann", "object": "bears", "kind": "poison", "add": 1},
+     {"do": "counter", "player": "Ann", "kind": "poison", "add": 1}),
+    ({"do": "counter", "object": "bears", "kind": "+1/+1", "add": -1},
+     {"do": "counter", "object": "bears", "kind": "+1/+1", "add": 1}),
+    ({"do": "bring-in", "card": "wish", "to": "effects"},
+     {"do": "bring-in", "card": "wish", "to": "exile"}),
+    ({"do": "create", "kind": "token", "controller": "Ann", "copy-of": "nothing"},
+     {"do": "create", "kind": "token", "controller": "Ann", "copy-of": "bears"}),
+]
+
+
+@pytest.mark.parametrize(("refused", "taken"), REFUSED_AND_TAKEN,
+                         ids=[f"{r['do']}-{n}" for n, (r, _) in enumerate(REFUSED_AND_TAKEN)])
+def test_conformance_both_ways(refused: dict[str, object], taken: dict[str, object]) -> None:
+    """The encoding refuses what the interpreter refuses (an event that names something the
+    situation does not have, such as `copy-of = "nothing"`, cannot be encoded, and the
+    scenario reader refuses it before either reading), and takes what it takes."""
+    situation = parse_scenario(BOTH_WAYS, file="<both-ways>").situation
+    no, yes = (Event(str(d["do"]), {k: v for k, v in d.items() if k != "do"})
+               for d in (refused, taken))
+    with pytest.raises(IllegalEvent):
+        Interpreter(official()).run(situation, [no])
+    assert conformance.conform_refusal(official(), situation, no) == []
+    Interpreter(official()).run(situation, [yes])
+    assert conformance.conform(official(), situation, yes) == []
+
+
 @pytest.mark.slow  # moved out of the quick suite (issue 9); `.ci/run` runs it
 def test_a_subgame_started_with_no_named_creator_conforms() -> None:
     """With no `via`, both readings make the creating effect: a new ability on the stack."""

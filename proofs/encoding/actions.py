@@ -136,7 +136,8 @@ def a_create(enc: Encoder, pre: SymState, active: Any) -> SymState:
 
 
 def a_counter(enc: Encoder, pre: SymState, active: Any) -> SymState:
-    """122.1: counters on a player (kept per game, 728.4b) or on an object change."""
+    """122.1: counters on a player (kept per game, 728.4b) or on an object change. An object's
+    counters are kept as whether it has any: losing some needs some, and may leave none."""
     u = enc.u
     on_player = z3.Bool("on-player", u.ctx)
     who = u.const("player", "player")
@@ -145,9 +146,12 @@ def a_counter(enc: Encoder, pre: SymState, active: Any) -> SymState:
     left = z3.Bool("counters-left", u.ctx)
     total = pre.get("counters", active, who) + add
     enc.constraints += [
-        z3.If(on_player, z3.And(pre.get("plays", active, who), total >= 0),
-              _object_in_active(enc, pre, x, active)),
+        # Exactly one of a player and an object gets them: the other is named by no one.
+        z3.If(on_player, z3.And(pre.get("plays", active, who), total >= 0, x == u.noobj),
+              z3.And(_object_in_active(enc, pre, x, active), who == u.nobody)),
         z3.Implies(z3.And(z3.Not(on_player), add > 0), left),
+        # An object loses counters only if it has some (their number is not kept).
+        z3.Implies(z3.And(z3.Not(on_player), add < 0), pre.get("has_counters", x)),
         z3.Implies(z3.And(z3.Not(on_player), z3.Not(pre.get("has_counters", x))),
                    left == (add > 0)),
     ]

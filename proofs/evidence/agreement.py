@@ -29,7 +29,7 @@ from shahrazad.invariants.concrete import (
 from shahrazad.invariants.lang import ATTRIBUTES
 from shahrazad.model.events import Event
 from shahrazad.model.interpreter import DEFAULT_ZONE, Interpreter, in_range
-from shahrazad.model.objects import parse_zone
+from shahrazad.model.objects import ZONE_KINDS, parse_zone
 from shahrazad.model.rulebook import Rulebook
 from shahrazad.model.state import Situation
 from shahrazad.proofs.encoding.encode import encode_event
@@ -126,7 +126,7 @@ def _named(event: Event) -> list[tuple[str, str]]:
     out: list[tuple[str, str]] = []
     for key, sort in (("by", "player"), ("controller", "player"), ("player", "player"),
                       ("via", "obj"), ("card", "obj"), ("object", "obj"), ("effect", "obj"),
-                      ("exiled-with", "obj"), ("source", "obj")):
+                      ("exiled-with", "obj"), ("source", "obj"), ("copy-of", "obj")):
         value = event.get(key)
         if key == "card" and event.kind != "bring-in":
             continue
@@ -331,13 +331,16 @@ class _Pins:
         self.solver.add(self.params["watcher"] == z3.BoolVal(watches, self.u.ctx))
 
     def counter(self) -> None:
-        on_player = self.event.get("player") is not None
+        player, obj = self.event.get("player"), self.event.get("object")
+        on_player = player is not None
         self.solver.add(self.params["on_player"] == z3.BoolVal(on_player, self.u.ctx))
         self.solver.add(self.params["add"] == z3.IntVal(int(self.event.get("add")), self.u.ctx))
-        if on_player:
-            self.solver.add(self.params["player"] == self.el("player", self.event.get("player")))
-        else:
-            self.solver.add(self.params["object"] == self.el("obj", self.event.get("object")))
+        # Both as named, or named by no one: an event naming both is refused by both readings.
+        self.solver.add(self.params["player"] == (self.el("player", player) if on_player
+                                                  else self.u.nobody))
+        self.solver.add(self.params["object"] == (self.el("obj", obj) if obj is not None
+                                                  else self.u.noobj))
+        if not on_player:
             if self.post is not None:
                 after = self.post.objects.get(self.event.get("object"))
                 self.solver.add(self.params["left"] == z3.BoolVal(bool(after and after.counters), self.u.ctx))
@@ -358,7 +361,14 @@ class _Pins:
 
     def bring_in(self) -> None:
         self.solver.add(self.params["card"] == self.el("obj", self.binding.card))
-        if self.post is not None:
+        if self.post is None:
+            # Refused: where it was to go and for whom, as the event names them.
+            to, by = self.event.get("to"), self.event.get("by")
+            if to is not None and str(to) in ZONE_KINDS:
+                self.solver.add(self.params["to"] == self.u.enum("zone", str(to)))
+            if by is not None:
+                self.solver.add(self.params["by"] == self.el("player", by))
+        else:
             where = self.post.where[self.binding.card] if self.binding.card else None
             if where is not None:
                 self.solver.add(self.params["to"] == self.u.enum("zone", where.kind))
