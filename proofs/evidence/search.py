@@ -199,10 +199,11 @@ Goal = Callable[[Interpreter, Situation, Event], bool]
 
 
 def search(start: Situation, rulebook: Rulebook, finals: Callable[[Situation], list[Event]],
-           goal: Goal, vocabulary: Vocabulary = WIDEST, seed: int = 0) -> Run | None:
+           goal: Goal, vocabulary: Vocabulary = WIDEST, seed: int = 0, depth: int = DEPTH,
+           states: int = STATES) -> Run | None:
     """The shortest run (in events) from `start` whose situations are all legal and whose
     last event, one of `finals(situation)`, meets `goal`; None if there is none within
-    `DEPTH` events and `STATES` situations."""
+    `depth` events and `states` situations."""
     known = frozenset(start.objects) | frozenset(start.games)
     interp = Interpreter(rulebook, SeededChooser(seed))
     rng: random.Random = interp.chooser.rng  # type: ignore[attr-defined]
@@ -211,14 +212,14 @@ def search(start: Situation, rulebook: Rulebook, finals: Callable[[Situation], l
     queue = deque([_Node(start, [], rng.getstate(), 0, frozenset())])
     seen = {key(start, known)}
     expanded = 0
-    while queue and expanded < STATES:
+    while queue and expanded < states:
         node = queue.popleft()
         expanded += 1
         for final in finals(node.state):
             rng.setstate(node.rng)
             if goal(interp, node.state, final):
                 return Run([*node.events, final], node.state)
-        if len(node.events) >= DEPTH:
+        if len(node.events) >= depth:
             continue
         for event in events(node.state, node.created, vocabulary):
             rng.setstate(node.rng)
