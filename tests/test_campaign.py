@@ -75,3 +75,20 @@ def test_no_false_proof_under_the_protection_changes() -> None:
             wrong.append(f"{change.describe()}: {found.result.obligation.name} proved, broken "
                          f"by {[e.describe() for e in found.trace.events]}")
     assert wrong == []
+
+
+@pytest.mark.slow
+@pytest.mark.xfail(strict=True, reason="known false proofs: a proof assumes every structure "
+                   "invariant before the event, and this change's own start-subgame breaks "
+                   "some (docs/legality.md, 'Under a changed rulebook')")
+def test_no_false_proof_where_the_first_subgame_is_suspended_instead_of_the_main_game() -> None:
+    """`subgame.start.suspend-main` changed to suspend the subgame it starts: a second
+    Shahrazad then breaks `structure.chain` and `structure.subgame-decks-marked`, which are
+    proved at start-subgame because the proofs assume the structure invariants the first
+    one already broke."""
+    rulebook = official()
+    ((_, changed),) = [(c, r) for c, r in changes(rulebook, "subgame.start.suspend-main")
+                       if c.describe() == "step 1 suspend: main -> subgame"]
+    found = false_proofs(changed, _beginnings(), states=40,
+                         kinds=frozenset({"start-subgame"}))
+    assert [f.result.obligation.name for f in found] == []

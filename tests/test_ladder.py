@@ -42,11 +42,13 @@ def test_a_counterexample_in_a_bounded_universe_is_found_by_one_fresh_solver(
         asked: list[tuple[str, str]]) -> None:
     """Where an amendment changed the clauses behind an invariant, the bounded search comes
     first, and its one attempt, a fresh solver with a finite universe's tactics
-    (`symbolic.solver_for`), finds the model: no incremental attempt before it."""
+    (`symbolic.solver_for`), finds the model: no incremental attempt before it. The same
+    query is then asked once more in encodings of its own, so that the model does not
+    depend on the batch (`prove._asked_alone`)."""
     rulebook = load_amendment(AMENDMENTS / "728.5c-forgotten.toml").apply(official())
     result = prove(rulebook, Obligation(by_id("end.commanders-return"), "end-subgame"))
     assert result.status == Status.REFUTED
-    assert asked == [("fresh", "sat")]
+    assert asked == [("fresh", "sat"), ("fresh", "sat")]
 
 
 def test_a_finite_universes_solver_finds_a_model_with_a_fraction_of_the_work() -> None:
@@ -218,12 +220,13 @@ def test_a_refutation_the_bounded_search_finds_costs_no_long_unbounded_attempt(
     fresh solver under every hypothesis, which gave up after half a million units), the
     whole timeout's (QUICK's 4 million units), a bounded fresh solver under the relevant
     hypotheses (4 million more) or one under all with less than the whole timeout (a million
-    units, searching much as the whole timeout's does), one to three give up."""
+    units, searching much as the whole timeout's does), one to three give up. The bounded
+    query is asked once more, alone (`prove._asked_alone`)."""
     rulebook = load_amendment(AMENDMENTS / "restart-tokens-survive.toml").apply(official())
     result = prove(rulebook, Obligation(by_id("structure.objects-stay-in-their-game"),
                                         "restart"))
     assert result.status == Status.REFUTED
-    assert fresh == [("relevant", "sat"), ("all", "sat")]
+    assert fresh == [("relevant", "sat"), ("all", "sat"), ("all", "sat")]
 
 
 def test_a_model_under_the_relevant_hypotheses_ends_the_short_attempt_unknown() -> None:

@@ -218,7 +218,25 @@ def _prove(rulebook: Rulebook, ob: Obligation, timeout: float, bound: int,
     found = _search(rulebook, ob, timeout, bound, encodings, start)
     if isinstance(found, Result):
         return found
-    return _refute(rulebook, ob, timeout, minimise_cex, encodings, start, found)
+    alone = Encodings()
+    return _refute(rulebook, ob, timeout, minimise_cex, alone, start,
+                   _asked_alone(rulebook, ob, timeout, bound, alone, found))
+
+
+def _asked_alone(rulebook: Rulebook, ob: Obligation, timeout: float, bound: int,
+                 alone: Encodings, found: _Query) -> _Query:
+    """The query that gave a model, asked again in encodings of its own (`alone`), in the
+    bounded universe first: z3's model depends on every query its solver answered before,
+    and those depend on the obligations before this one in its batch. Asked alone, the
+    counterexample, its trace and the retries after it are the same in a batch as with
+    `--only`, and in any order. (Where the fresh query is not sat within the budget, the
+    first model stays.)"""
+    for size, seed in ((bound, 0), (found.size, found.seed)):
+        answer, universe, solver, t, _ = solve(rulebook, ob, size, timeout, seed,
+                                               encodings=alone)
+        if answer == "sat":
+            return _Query(universe, solver, t, size, seed, found.tried_bound, found.notes)
+    return found
 
 
 @dataclass
