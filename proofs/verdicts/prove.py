@@ -231,7 +231,7 @@ def _asked_alone(rulebook: Rulebook, ob: Obligation, timeout: float, bound: int,
     counterexample, its trace and the retries after it are the same in a batch as with
     `--only`, and in any order. (Where the fresh query is not sat within the budget, the
     first model stays.)"""
-    for size, seed in ((bound, 0), (found.size, found.seed)):
+    for size, seed in dict.fromkeys(((bound, 0), (found.size, found.seed))):
         answer, universe, solver, t, _ = solve(rulebook, ob, size, timeout, seed,
                                                encodings=alone)
         if answer == "sat":
